@@ -1,0 +1,22 @@
+module github.com/clada/clada
+
+go 1.26.8
+
+require (
+	github.com/BurntSushi/toml v1.6.0
+	github.com/creack/pty v1.1.24
+	github.com/gofrs/flock v0.13.1
+	github.com/google/go-cmp v0.7.0
+	github.com/rogpeppe/go-internal v1.16.0
+	github.com/urfave/cli/v2 v2.27.7
+	golang.org/x/sys v0.49.0
+	golang.org/x/term v0.47.0
+	mvdan.cc/sh/v3 v3.14.1
+)
+
+require (
+	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
+	github.com/russross/blackfriday/v2 v2.1.0 // indirect
+	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
+	golang.org/x/tools v0.38.0 // indirect
+)

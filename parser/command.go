@@ -1,8 +1,51 @@
 package parser
 
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
 // Rule is the stable machine code of a refusal. Rule codes appear in JSON
 // reports, so they never change.
 type Rule string
+
+// The rules of DESIGN.md §2. Keep in sync with the README's rule table.
+const (
+	// RuleCSLSyntax: the RUN body breaks CSL.md §5 (two commands, a code
+	// fence, invalid shell syntax …). Only used by [Parser.Command]; in a
+	// document such a body is a block error.
+	RuleCSLSyntax Rule = "csl-syntax"
+	// RuleShellSyntax: pipes, chaining, background, negation, compound
+	// commands, functions, [[ ]], (( )), time, coproc.
+	RuleShellSyntax Rule = "shell-syntax"
+	// RuleRedirect: >, >>, <, 2>&1, here-documents and here-strings.
+	RuleRedirect Rule = "redirect"
+	// RuleExpansion: $VAR, ${…}, $((…)), ~, {a,b}, {1..3}, $'…', $"…".
+	RuleExpansion Rule = "expansion"
+	// RuleSubstitution: $(…), `…`, <(…), >(…).
+	RuleSubstitution Rule = "substitution"
+	// RuleGlob: unquoted *, ?, […] and extended globs.
+	RuleGlob Rule = "glob"
+	// RuleAssignment: NAME=value before the command.
+	RuleAssignment Rule = "assignment"
+	// RuleBuiltin: shell builtins that mean nothing without a shell.
+	RuleBuiltin Rule = "builtin"
+	// RuleCharacter: NUL, control characters, terminal escapes, bidi and
+	// zero-width characters, and non-ASCII characters in the command name.
+	RuleCharacter Rule = "control-character"
+	// RuleArgTooLong: an argument over [MaxArg] bytes.
+	RuleArgTooLong Rule = "argument-too-long"
+)
+
+// MaxArg is the longest argument clada accepts, in bytes (128 KiB, the
+// Linux limit for one argument).
+const MaxArg = 128 << 10
 
 // DeniedError reports a RUN body that is valid CSL but that clada refuses
 // to turn into an argv, because a shell would have to interpret it.
@@ -10,12 +53,17 @@ type DeniedError struct {
 	Rule   Rule   // stable code, e.g. RuleExpansion
 	Word   string // the offending word or operator as written; "" when the whole command is refused
 	Line   int    // 1-based line within the body, 0 when unknown
-	Col    int    // 1-based column within the body, 0 when unknown
+	Col    int    // 1-based byte column within the body, 0 when unknown
 	Reason string // what is wrong: "$HOME is parameter expansion"
 	Advice string // what the model should write instead
 }
 
-func (e *DeniedError) Error() string { return e.Reason }
+func (e *DeniedError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Reason)
+	}
+	return e.Reason
+}
 
 // RuleCode returns the stable rule code.
 func (e *DeniedError) RuleCode() string { return string(e.Rule) }
@@ -23,11 +71,633 @@ func (e *DeniedError) RuleCode() string { return string(e.Rule) }
 // Hint returns the advice for the model.
 func (e *DeniedError) Hint() string { return e.Advice }
 
+// Offending returns the offending word.
+func (e *DeniedError) Offending() string { return e.Word }
+
+// Command turns one command line into argv, refusing exactly what a RUN
+// body refuses. It is what `clada check` and the allowed/blocked patterns
+// use. A body that breaks CSL.md §5 (two commands, a code fence …) is
+// refused with [RuleCSLSyntax]. The error is always a *[DeniedError].
+func (p *Parser) Command(body string) ([]string, error) {
+	argv, denied, blockErr := p.analyzeRun(body)
+	if blockErr != "" {
+		return nil, &DeniedError{Rule: RuleCSLSyntax, Reason: blockErr,
+			Advice: "write exactly one simple command"}
+	}
+	if denied != nil {
+		return nil, denied
+	}
+	return argv, nil
+}
+
+// Command is [Parser.Command] with a fresh parser.
+func Command(body string) ([]string, error) { return New().Command(body) }
+
+var fenceRe = regexp.MustCompile("^[ \t]*```")
+
 // analyzeRun checks a RUN body as CSL.md §5 requires and, when it is one
 // statement, turns it into argv. blockErr is a CSL block error message
 // ("" when the body is valid CSL); denied is set when the body is valid
 // CSL but not a plain simple command. At most one of blockErr, denied
 // and argv is set.
 func (p *Parser) analyzeRun(body string) (argv []string, denied *DeniedError, blockErr string) {
-	panic("analyzeRun: being written in command.go")
+	// 1. and 2.: a code fence on the first non-blank line; a blank body.
+	lines := strings.Split(body, "\n")
+	first, last := -1, -1
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return nil, nil, "empty RUN block: write one command between the markers"
+	}
+	if fenceRe.MatchString(lines[first]) {
+		return nil, nil, "markdown code fence inside RUN block: write the command without ``` fences"
+	}
+	// 3. The body must parse as bash.
+	f, err := p.sh.Parse(strings.NewReader(body), "")
+	if err != nil {
+		return nil, nil, "invalid shell syntax in RUN block: " + parseMessage(err) +
+			"; check quotes and brackets"
+	}
+	// 4. and 5.
+	switch len(f.Stmts) {
+	case 0:
+		return nil, nil, "empty RUN block: it holds only comments; write one command"
+	case 1:
+	default:
+		return nil, nil, "more than one command in RUN block: put each command in its own RUN block"
+	}
+	// 6. A dangling line continuation.
+	t := strings.TrimRight(lines[last], " \t")
+	n := len(t) - len(strings.TrimRight(t, `\`))
+	if n%2 == 1 {
+		return nil, nil, "dangling line continuation at end of RUN block: remove the final `\\`"
+	}
+	argv, denied = simpleCommand(body, f.Stmts[0])
+	return argv, denied, ""
+}
+
+// parseMessage keeps the body line of a mvdan parse error but drops its
+// column prefix, so the CSL error can carry the block's own line.
+func parseMessage(err error) string {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("line %d: %s", pe.Pos.Line(), pe.Text)
+	}
+	return err.Error()
+}
+
+// simpleCommand accepts only a plain simple command and returns its argv
+// after bash's quote removal.
+func simpleCommand(src string, st *syntax.Stmt) ([]string, *DeniedError) {
+	deny := func(rule Rule, n syntax.Node, reason, advice string) *DeniedError {
+		e := &DeniedError{Rule: rule, Reason: reason, Advice: advice}
+		if n != nil {
+			pos := n.Pos()
+			e.Line, e.Col = int(pos.Line()), int(pos.Col())
+			e.Word = nodeText(src, n)
+		}
+		return e
+	}
+	if st.Negated {
+		return nil, &DeniedError{Rule: RuleShellSyntax, Word: "!", Line: int(st.Pos().Line()), Col: int(st.Pos().Col()),
+			Reason: "`!` negates the exit status, which needs a shell",
+			Advice: "run the command without `!`; clada reports the exit code"}
+	}
+	if st.Background {
+		return nil, &DeniedError{Rule: RuleShellSyntax, Word: "&", Line: int(st.Semicolon.Line()), Col: int(st.Semicolon.Col()),
+			Reason: "`&` runs the command in the background, which needs a shell",
+			Advice: "remove the `&`; clada runs each command to completion with a timeout"}
+	}
+	if st.Coprocess {
+		return nil, deny(RuleShellSyntax, st, "coproc needs a shell", "run the command on its own")
+	}
+	for _, r := range st.Redirs {
+		return nil, deny(RuleRedirect, r, fmt.Sprintf("`%s` is a redirection, which needs a shell", r.Op),
+			redirectAdvice(r.Op))
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return nil, compoundDenial(src, st.Cmd)
+	}
+	if len(call.Assigns) > 0 {
+		a := call.Assigns[0]
+		return nil, deny(RuleAssignment, a, fmt.Sprintf("`%s` sets an environment variable, which needs a shell", nodeText(src, a)),
+			"remove the assignment; pass the setting as a command-line flag or ask the person to set it before starting clada")
+	}
+	if len(call.Args) == 0 {
+		return nil, deny(RuleShellSyntax, st, "no command word", "write one command")
+	}
+	argv := make([]string, 0, len(call.Args))
+	for i, w := range call.Args {
+		arg, d := wordValue(src, w, i == 0)
+		if d != nil {
+			return nil, d
+		}
+		argv = append(argv, arg)
+	}
+	if d := checkName(argv[0], call.Args[0], src); d != nil {
+		return nil, d
+	}
+	return argv, nil
+}
+
+func redirectAdvice(op syntax.RedirOperator) string {
+	switch op {
+	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return "pass the file name as an argument instead of feeding it on stdin; commands run with stdin closed"
+	default:
+		return "drop the redirection; clada captures stdout and stderr and reports them, and files are written with a WRITE block"
+	}
+}
+
+// compoundDenial names the construct that is not a simple command.
+func compoundDenial(src string, cmd syntax.Command) *DeniedError {
+	e := &DeniedError{Rule: RuleShellSyntax}
+	pos := cmd.Pos()
+	e.Line, e.Col = int(pos.Line()), int(pos.Col())
+	e.Advice = "write one plain command per RUN block; put commands that belong together in a TASKS group"
+	switch c := cmd.(type) {
+	case *syntax.BinaryCmd:
+		e.Word = c.Op.String()
+		e.Line, e.Col = int(c.OpPos.Line()), int(c.OpPos.Col())
+		switch c.Op {
+		case syntax.Pipe, syntax.PipeAll:
+			e.Reason = fmt.Sprintf("`%s` is a pipe, which needs a shell", c.Op)
+			e.Advice = "run each command in its own RUN block; clada reports each one's output"
+		default:
+			e.Reason = fmt.Sprintf("`%s` chains commands, which needs a shell", c.Op)
+			e.Advice = "put each command in its own RUN block inside a TASKS group; the group stops at the first failure"
+		}
+		return e
+	case *syntax.DeclClause:
+		e.Rule = RuleBuiltin
+		e.Word = c.Variant.Value
+		e.Reason = fmt.Sprintf("`%s` is a shell builtin, which means nothing without a shell", c.Variant.Value)
+		e.Advice = "clada runs commands with the environment it was started with; pass settings as flags"
+		return e
+	case *syntax.Subshell:
+		e.Word = "("
+		e.Reason = "`( … )` is a subshell, which needs a shell"
+	case *syntax.Block:
+		e.Word = "{"
+		e.Reason = "`{ … }` is a command group, which needs a shell"
+	case *syntax.IfClause:
+		e.Word = "if"
+		e.Reason = "`if` is a shell conditional"
+	case *syntax.WhileClause:
+		e.Word = "while"
+		if c.Until {
+			e.Word = "until"
+		}
+		e.Reason = fmt.Sprintf("`%s` is a shell loop", e.Word)
+	case *syntax.ForClause:
+		e.Word = "for"
+		if c.Select {
+			e.Word = "select"
+		}
+		e.Reason = fmt.Sprintf("`%s` is a shell loop", e.Word)
+		e.Advice = "write one RUN block per iteration"
+	case *syntax.CaseClause:
+		e.Word = "case"
+		e.Reason = "`case` is a shell conditional"
+	case *syntax.FuncDecl:
+		e.Word = c.Name.Value
+		e.Reason = fmt.Sprintf("`%s` declares a shell function", nodeText(src, c))
+	case *syntax.ArithmCmd:
+		e.Word = "(("
+		e.Reason = "`(( … ))` is shell arithmetic"
+	case *syntax.TestClause:
+		e.Word = "[["
+		e.Reason = "`[[ … ]]` is a shell test"
+		e.Advice = "run `test` as a plain command, or check the condition from the command's output"
+	case *syntax.LetClause:
+		e.Rule = RuleBuiltin
+		e.Word = "let"
+		e.Reason = "`let` is shell arithmetic"
+	case *syntax.TimeClause:
+		e.Word = "time"
+		e.Reason = "`time` is a shell keyword"
+		e.Advice = "run the command on its own; clada reports how long it took"
+	case *syntax.CoprocClause:
+		e.Word = "coproc"
+		e.Reason = "`coproc` needs a shell"
+	default:
+		e.Word = nodeText(src, cmd)
+		e.Reason = "this is not a simple command"
+	}
+	return e
+}
+
+// nodeText returns the source text of a node, capped for reports.
+func nodeText(src string, n syntax.Node) string {
+	s, e := int(n.Pos().Offset()), int(n.End().Offset())
+	if s < 0 || e > len(src) || s > e {
+		return ""
+	}
+	t := src[s:e]
+	if len(t) > 200 {
+		t = t[:200] + "…"
+	}
+	return t
+}
+
+// wordValue performs bash's quote removal on a word made only of literal
+// text, refusing every expansion. first is true for the command name.
+func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
+	deny := func(rule Rule, n syntax.Node, reason, advice string) *DeniedError {
+		pos := n.Pos()
+		return &DeniedError{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+			Reason: reason, Advice: advice}
+	}
+	var b strings.Builder
+	// unq collects, per byte of b, whether it came from unquoted text,
+	// so brace and tilde rules can ignore quoted characters.
+	var unq []bool
+	push := func(s string, unquoted bool) {
+		b.WriteString(s)
+		for range len(s) {
+			unq = append(unq, unquoted)
+		}
+	}
+	assignLike := false
+	for i, part := range w.Parts {
+		switch x := part.(type) {
+		case *syntax.Lit:
+			if i == 0 && assignWordRe.MatchString(x.Value) {
+				assignLike = true
+			}
+			if d := unquotedLit(x, w, src, i == 0, assignLike); d != nil {
+				return "", d
+			}
+			for _, seg := range unescape(x.Value) {
+				push(seg.text, !seg.escaped)
+			}
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				return "", deny(RuleExpansion, x, "`$'…'` is an ANSI-C quoted string, which bash expands",
+					"use plain single quotes and write the characters out")
+			}
+			push(x.Value, false)
+		case *syntax.DblQuoted:
+			if x.Dollar {
+				return "", deny(RuleExpansion, x, "`$\"…\"` is a locale-translated string, which bash expands",
+					"use plain double or single quotes")
+			}
+			for _, dp := range x.Parts {
+				lit, ok := dp.(*syntax.Lit)
+				if !ok {
+					return "", partDenial(src, w, dp)
+				}
+				push(dqUnescape(lit.Value), false)
+			}
+		default:
+			return "", partDenial(src, w, part)
+		}
+	}
+	val := b.String()
+	if d := braceCheck(val, unq); d != "" {
+		return "", deny(RuleExpansion, w, fmt.Sprintf("`%s` is brace expansion (%s), which bash would turn into several words", nodeText(src, w), d),
+			"write each word out, or quote the braces")
+	}
+	if len(val) > MaxArg {
+		return "", &DeniedError{Rule: RuleArgTooLong, Word: nodeText(src, w)[:40] + "…", Line: int(w.Pos().Line()), Col: int(w.Pos().Col()),
+			Reason: fmt.Sprintf("an argument of %d bytes is over clada's limit of %d", len(val), MaxArg),
+			Advice: "pass large content in a file written with a WRITE block"}
+	}
+	if r, off := badRune(val); off >= 0 {
+		return "", deny(RuleCharacter, w, fmt.Sprintf("the argument contains %U, an invisible or control character", r),
+			"write the argument with visible characters only")
+	}
+	return val, nil
+}
+
+var assignWordRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=`)
+
+// partDenial explains a word part that is not literal text.
+func partDenial(src string, w *syntax.Word, part syntax.WordPart) *DeniedError {
+	e := &DeniedError{Word: nodeText(src, w), Line: int(part.Pos().Line()), Col: int(part.Pos().Col())}
+	text := nodeText(src, part)
+	switch x := part.(type) {
+	case *syntax.ParamExp:
+		e.Rule = RuleExpansion
+		e.Reason = fmt.Sprintf("`%s` is parameter expansion, which needs a shell", text)
+		e.Advice = "write the value out literally (for $HOME write the path; for a relative path use the dir attribute)"
+		if x.Param != nil && x.Param.Value == "HOME" {
+			e.Advice = "write paths relative to the project root instead of $HOME"
+		}
+	case *syntax.CmdSubst:
+		e.Rule = RuleSubstitution
+		e.Reason = fmt.Sprintf("`%s` is command substitution, which needs a shell", text)
+		e.Advice = "run the inner command in its own RUN block first, then write its result literally in the next command"
+	case *syntax.ProcSubst:
+		e.Rule = RuleSubstitution
+		e.Reason = fmt.Sprintf("`%s` is process substitution, which needs a shell", text)
+		e.Advice = "write the inner command's output to a file with a WRITE block or run it separately, then pass the file name"
+	case *syntax.ArithmExp:
+		e.Rule = RuleExpansion
+		e.Reason = fmt.Sprintf("`%s` is arithmetic expansion, which needs a shell", text)
+		e.Advice = "compute the number yourself and write it literally"
+	case *syntax.ExtGlob:
+		e.Rule = RuleGlob
+		e.Reason = fmt.Sprintf("`%s` is an extended glob, which needs a shell", text)
+		e.Advice = "list the file names explicitly, or use find/ls to list them first"
+	default:
+		e.Rule = RuleExpansion
+		e.Reason = fmt.Sprintf("`%s` needs a shell to expand", text)
+		e.Advice = "write the value out literally, in single quotes"
+	}
+	return e
+}
+
+// unquotedLit refuses glob characters and tilde expansion in unquoted
+// literal text. Escaped characters are literal.
+func unquotedLit(x *syntax.Lit, w *syntax.Word, src string, wordStart, assignLike bool) *DeniedError {
+	v := x.Value
+	deny := func(rule Rule, off int, reason, advice string) *DeniedError {
+		pos := x.Pos()
+		return &DeniedError{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()) + off,
+			Reason: reason, Advice: advice}
+	}
+	afterEq := false // inside an assignment-like word, past its first '='
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\\' {
+			i++
+			continue
+		}
+		switch c {
+		case '*', '?':
+			return deny(RuleGlob, i, fmt.Sprintf("`%c` in `%s` is a glob, which a shell would expand to file names", c, nodeText(src, w)),
+				"list the files explicitly, or quote the argument if the character is meant literally")
+		case '[':
+			// Like bash, `[` starts a pattern only when a `]` follows
+			// in the same word.
+			rest := src[int(x.Pos().Offset())+i+1 : int(w.End().Offset())]
+			if strings.IndexByte(rest, ']') >= 0 {
+				return deny(RuleGlob, i, fmt.Sprintf("`[` in `%s` starts a glob bracket, which a shell would expand to file names", nodeText(src, w)),
+					"list the files explicitly, or quote the argument if the brackets are meant literally")
+			}
+		case '~':
+			if (i == 0 && wordStart) || (assignLike && afterEq && i > 0 && (v[i-1] == '=' || v[i-1] == ':')) {
+				return deny(RuleExpansion, i, fmt.Sprintf("`~` in `%s` is tilde expansion to a home directory", nodeText(src, w)),
+					"write paths relative to the project root; the home directory is outside it")
+			}
+		case '=':
+			afterEq = true
+		}
+	}
+	return nil
+}
+
+type segment struct {
+	text    string
+	escaped bool
+}
+
+// unescape performs quote removal on unquoted literal text: `\x` is x,
+// `\<newline>` disappears. Escaped characters are marked so later checks
+// treat them as quoted.
+func unescape(v string) []segment {
+	if strings.IndexByte(v, '\\') < 0 {
+		return []segment{{text: v}}
+	}
+	var segs []segment
+	start := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] != '\\' {
+			continue
+		}
+		if i > start {
+			segs = append(segs, segment{text: v[start:i]})
+		}
+		if i+1 >= len(v) {
+			// A trailing backslash with nothing after it stays literal.
+			segs = append(segs, segment{text: `\`, escaped: true})
+			start = len(v)
+			break
+		}
+		_, size := utf8.DecodeRuneInString(v[i+1:])
+		if v[i+1] != '\n' {
+			segs = append(segs, segment{text: v[i+1 : i+1+size], escaped: true})
+		}
+		i += size
+		start = i + 1
+	}
+	if start < len(v) {
+		segs = append(segs, segment{text: v[start:]})
+	}
+	return segs
+}
+
+// dqUnescape performs quote removal inside double quotes: a backslash
+// escapes only $, `, ", \ and newline (which it removes); elsewhere it
+// stays.
+func dqUnescape(v string) string {
+	if strings.IndexByte(v, '\\') < 0 {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\\' && i+1 < len(v) {
+			switch v[i+1] {
+			case '$', '`', '"', '\\':
+				b.WriteByte(v[i+1])
+				i++
+				continue
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// braceCheck reports whether the unquoted characters of val form a bash
+// brace expansion: a `{…}` holding a top-level comma, or a sequence
+// `{1..3}`, `{a..e}`, `{1..9..2}`. It returns a short description, or "".
+func braceCheck(val string, unq []bool) string {
+	if strings.IndexByte(val, '{') < 0 {
+		return ""
+	}
+	for i := 0; i < len(val); i++ {
+		if val[i] != '{' || !unq[i] {
+			continue
+		}
+		depth := 0
+		comma := false
+		for j := i; j < len(val); j++ {
+			if !unq[j] {
+				continue
+			}
+			switch val[j] {
+			case '{':
+				depth++
+			case ',':
+				if depth == 1 {
+					comma = true
+				}
+			case '}':
+				depth--
+				if depth == 0 {
+					if comma {
+						return "a comma list"
+					}
+					if allUnquoted(unq[i+1:j]) && seqRe.MatchString(val[i+1:j]) {
+						return "a sequence"
+					}
+					j = len(val)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func allUnquoted(u []bool) bool {
+	for _, b := range u {
+		if !b {
+			return false
+		}
+	}
+	return true
+}
+
+var seqRe = regexp.MustCompile(`^([+-]?[0-9]+\.\.[+-]?[0-9]+|[^0-9\\]\.\.[^0-9\\])(\.\.[+-]?[0-9]+)?$`)
+
+// badRune finds NUL, control characters other than tab and newline,
+// DEL, C1 controls, bidi controls and zero-width characters.
+func badRune(s string) (rune, int) {
+	for i, r := range s {
+		switch {
+		case r == '\t' || r == '\n':
+		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+			return r, i
+		case r == utf8.RuneError:
+			return r, i
+		case isInvisible(r):
+			return r, i
+		}
+	}
+	return 0, -1
+}
+
+func isInvisible(r rune) bool {
+	switch {
+	case r >= 0x200b && r <= 0x200f, // zero-width space/joiners, LRM, RLM
+		r >= 0x202a && r <= 0x202e, // bidi embeddings and overrides
+		r >= 0x2060 && r <= 0x2064, // word joiner, invisible operators
+		r >= 0x2066 && r <= 0x2069, // bidi isolates
+		r == 0x061c, r == 0xfeff, r == 0x00ad, r == 0x180e:
+		return true
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+// builtins are shell builtins with no meaning outside a shell, with the
+// advice for each. Keep sorted; update the README's rule table too.
+var builtins = map[string]string{
+	".":         "run the script as a program, or ask the person",
+	"alias":     "write the full command each time",
+	"bg":        "clada has no job control; run commands to completion",
+	"bind":      "there is no interactive shell",
+	"builtin":   "run the program by name",
+	"caller":    "there is no shell function stack",
+	"cd":        "use the dir attribute: <---RUN dir=\"sub/dir\"--->",
+	"compgen":   "there is no interactive shell",
+	"complete":  "there is no interactive shell",
+	"declare":   "clada runs commands with the environment it was started with; pass settings as flags",
+	"dirs":      "use the dir attribute",
+	"disown":    "clada has no job control",
+	"enable":    "there are no builtins to enable",
+	"eval":      "write the command itself",
+	"exec":      "write the command itself",
+	"exit":      "clada reports each command's exit code; nothing to exit",
+	"export":    "clada runs commands with the environment it was started with; pass settings as flags",
+	"fc":        "there is no shell history",
+	"fg":        "clada has no job control",
+	"getopts":   "there is no shell script",
+	"hash":      "clada resolves programs itself",
+	"history":   "there is no shell history",
+	"jobs":      "clada has no job control",
+	"let":       "compute the number yourself",
+	"local":     "there is no shell function",
+	"logout":    "there is no login shell",
+	"mapfile":   "read files with cat",
+	"popd":      "use the dir attribute",
+	"pushd":     "use the dir attribute",
+	"read":      "commands run with stdin closed",
+	"readarray": "read files with cat",
+	"readonly":  "there are no shell variables",
+	"return":    "there is no shell function",
+	"set":       "there are no shell options",
+	"shift":     "there are no positional parameters",
+	"shopt":     "there are no shell options",
+	"source":    "run the script as a program, or ask the person",
+	"suspend":   "clada has no job control",
+	"trap":      "clada handles signals itself",
+	"typeset":   "there are no shell variables",
+	"ulimit":    "ask the person to set limits before starting clada",
+	"umask":     "ask the person to set the umask before starting clada",
+	"unalias":   "there are no aliases",
+	"unset":     "there are no shell variables",
+	"wait":      "clada waits for every command",
+}
+
+// checkName refuses builtins and suspicious characters in the command
+// name, where a homoglyph or invisible character could disguise what
+// runs.
+func checkName(name string, w *syntax.Word, src string) *DeniedError {
+	pos := w.Pos()
+	if advice, ok := builtins[name]; ok {
+		return &DeniedError{Rule: RuleBuiltin, Word: name, Line: int(pos.Line()), Col: int(pos.Col()),
+			Reason: fmt.Sprintf("`%s` is a shell builtin, which means nothing without a shell", name),
+			Advice: advice}
+	}
+	for _, r := range name {
+		if r >= utf8.RuneSelf {
+			return &DeniedError{Rule: RuleCharacter, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+				Reason: fmt.Sprintf("the command name contains %U, a non-ASCII character that can disguise which program runs", r),
+				Advice: "write the program name in plain ASCII"}
+		}
+	}
+	if name == "" {
+		return &DeniedError{Rule: RuleShellSyntax, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+			Reason: "the command name is empty", Advice: "write the program name first"}
+	}
+	return nil
+}
+
+// Quote returns argv as one bash command line that parses back to the
+// same argv: words that need no quoting stay bare, others are single
+// quoted. It is what clada shows when it asks the person, so what is
+// approved is exactly what runs.
+func Quote(argv []string) string {
+	var b strings.Builder
+	for i, a := range argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(QuoteWord(a))
+	}
+	return b.String()
+}
+
+// QuoteWord quotes one word for bash (see [Quote]).
+func QuoteWord(s string) string {
+	q, err := syntax.Quote(s, syntax.LangBash)
+	if err == nil && !strings.HasPrefix(q, "$'") {
+		return q
+	}
+	// Tabs, newlines and other characters syntax.Quote writes as $'…':
+	// single quotes keep every byte but NUL literally.
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

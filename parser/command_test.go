@@ -1,0 +1,397 @@
+package parser
+
+import (
+	"bytes"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// commandTests are RUN bodies and what clada makes of them. Accepted
+// bodies are also run through real bash (TestCommandMatchesBash), and
+// all of them seed FuzzCommand.
+var commandTests = []struct {
+	name     string
+	in       string
+	want     []string
+	wantRule Rule
+	wantWord string // offending word, checked when set
+	reason   string
+}{
+	// Plain words and quote removal.
+	{name: "plain", in: "ls -la", want: []string{"ls", "-la"}},
+	{name: "leading and trailing blanks", in: "  \n  ls   -la  \n\n", want: []string{"ls", "-la"}},
+	{name: "single quotes", in: `grep 'a b' f.txt`, want: []string{"grep", "a b", "f.txt"}},
+	{name: "double quotes", in: `grep "a b" f.txt`, want: []string{"grep", "a b", "f.txt"}},
+	{name: "empty single quoted arg", in: `echo ''`, want: []string{"echo", ""}},
+	{name: "empty double quoted arg", in: `echo ""`, want: []string{"echo", ""}},
+	{name: "concatenated quoting", in: `echo a"b"'c'd`, want: []string{"echo", "abcd"}},
+	{name: "escaped space", in: `cat my\ file.txt`, want: []string{"cat", "my file.txt"}},
+	{name: "escaped letter", in: `echo \n\t`, want: []string{"echo", "nt"}, reason: "outside quotes a backslash just quotes the next character"},
+	{name: "escaped backslash", in: `echo \\`, want: []string{"echo", `\`}},
+	{name: "escaped quote", in: `echo \' \"`, want: []string{"echo", "'", `"`}},
+	{name: "backslash kept in double quotes", in: `echo "a\b"`, want: []string{"echo", `a\b`}, reason: "expand.Literal would differ from bash here"},
+	{name: "escaped dollar in double quotes", in: `echo "a\$b"`, want: []string{"echo", "a$b"}},
+	{name: "escaped quote in double quotes", in: `echo "say \"hi\""`, want: []string{"echo", `say "hi"`}},
+	{name: "escaped backtick in double quotes", in: "echo \"\\`x\\`\"", want: []string{"echo", "`x`"}},
+	{name: "escaped backslash in double quotes", in: `echo "a\\b"`, want: []string{"echo", `a\b`}},
+	{name: "backslashes in single quotes", in: `echo 'a\b\\c\'`, want: []string{"echo", `a\b\\c\`}},
+	{name: "escaped dollar unquoted", in: `echo \$HOME`, want: []string{"echo", "$HOME"}},
+	{name: "trailing lone dollar", in: `echo a$`, want: []string{"echo", "a$"}},
+	{name: "dollar in single quotes", in: `echo '$HOME $(id)'`, want: []string{"echo", "$HOME $(id)"}},
+	{name: "glob chars in quotes", in: `find . -name "*.go"`, want: []string{"find", ".", "-name", "*.go"}},
+	{name: "escaped glob", in: `find . -name \*.go`, want: []string{"find", ".", "-name", "*.go"}},
+	{name: "single quoted glob", in: `grep -r 'a.*b' src`, want: []string{"grep", "-r", "a.*b", "src"}},
+	{name: "line continuation", in: "ls \\\n  -la", want: []string{"ls", "-la"}},
+	{name: "continuation inside word", in: "ec\\\nho hi", want: []string{"echo", "hi"}},
+	{name: "multi-line single quotes", in: "echo 'line1\nline2'", want: []string{"echo", "line1\nline2"}},
+	{name: "multi-line double quotes", in: "echo \"line1\n  line2\"", want: []string{"echo", "line1\n  line2"}},
+	{name: "continuation in double quotes", in: "echo \"a\\\nb\"", want: []string{"echo", "ab"}},
+	{name: "tab in quotes", in: "echo 'a\tb'", want: []string{"echo", "a\tb"}},
+	{name: "comment after command", in: "ls -la # list files", want: []string{"ls", "-la"}},
+	{name: "comment line before", in: "# list files\nls -la", want: []string{"ls", "-la"}},
+	{name: "hash inside word", in: "echo a#b", want: []string{"echo", "a#b"}},
+	{name: "git reflog braces", in: "git show HEAD@{1}", want: []string{"git", "show", "HEAD@{1}"}, reason: "bash does not brace-expand a single item"},
+	{name: "empty braces", in: "echo {}", want: []string{"echo", "{}"}},
+	{name: "single item braces", in: "echo x{a}", want: []string{"echo", "x{a}"}},
+	{name: "incomplete sequence", in: "echo {a..}", want: []string{"echo", "{a..}"}},
+	{name: "quoted comma braces", in: `echo "{a,b}"`, want: []string{"echo", "{a,b}"}},
+	{name: "escaped comma braces", in: `echo {a\,b}`, want: []string{"echo", "{a,b}"}},
+	{name: "lone bracket", in: "echo [", want: []string{"echo", "["}, reason: "`[` without `]` is not a pattern"},
+	{name: "closing bracket", in: "echo a]", want: []string{"echo", "a]"}},
+	{name: "quoted bracket", in: `echo "[ab]"`, want: []string{"echo", "[ab]"}},
+	{name: "tilde inside word", in: "git show HEAD~1", want: []string{"git", "show", "HEAD~1"}},
+	{name: "tilde after option equals", in: "grep --file=~x a", want: []string{"grep", "--file=~x", "a"}, reason: "--file is not a name, so bash does no tilde expansion"},
+	{name: "quoted tilde", in: `ls '~'`, want: []string{"ls", "~"}},
+	{name: "escaped tilde", in: `ls \~`, want: []string{"ls", "~"}},
+	{name: "equals in argument", in: "make CC=gcc", want: []string{"make", "CC=gcc"}},
+	{name: "unicode argument", in: "echo héllo wörld", want: []string{"echo", "héllo", "wörld"}},
+	{name: "keyword as argument", in: "echo if then fi", want: []string{"echo", "if", "then", "fi"}},
+	{name: "dash options", in: "git log --format=%H -n 5 --", want: []string{"git", "log", "--format=%H", "-n", "5", "--"}},
+	{name: "at and percent", in: "echo user@host 50%", want: []string{"echo", "user@host", "50%"}},
+	{name: "exclamation mark", in: "echo hi!", want: []string{"echo", "hi!"}, reason: "no history expansion outside interactive shells"},
+	{name: "caret and plus", in: "git diff HEAD^ a+b", want: []string{"git", "diff", "HEAD^", "a+b"}},
+
+	// Refusals: statements that are not simple commands.
+	{name: "pipe", in: "cat f | grep x", wantRule: RuleShellSyntax, wantWord: "|"},
+	{name: "pipe all", in: "cat f |& grep x", wantRule: RuleShellSyntax, wantWord: "|&"},
+	{name: "and", in: "make && make test", wantRule: RuleShellSyntax, wantWord: "&&"},
+	{name: "or", in: "make || true", wantRule: RuleShellSyntax, wantWord: "||"},
+	{name: "background", in: "sleep 10 &", wantRule: RuleShellSyntax, wantWord: "&"},
+	{name: "negation", in: "! grep x f", wantRule: RuleShellSyntax, wantWord: "!"},
+	{name: "subshell", in: "(cd a)", wantRule: RuleShellSyntax, wantWord: "("},
+	{name: "group", in: "{ ls; }", wantRule: RuleShellSyntax, wantWord: "{"},
+	{name: "if", in: "if true; then ls; fi", wantRule: RuleShellSyntax, wantWord: "if"},
+	{name: "for", in: "for f in a b; do cat $f; done", wantRule: RuleShellSyntax, wantWord: "for"},
+	{name: "while", in: "while true; do ls; done", wantRule: RuleShellSyntax, wantWord: "while"},
+	{name: "until", in: "until false; do ls; done", wantRule: RuleShellSyntax, wantWord: "until"},
+	{name: "case", in: "case x in x) ls;; esac", wantRule: RuleShellSyntax, wantWord: "case"},
+	{name: "function", in: "f() { ls; }", wantRule: RuleShellSyntax, wantWord: "f"},
+	{name: "arithmetic command", in: "(( x = 1 ))", wantRule: RuleShellSyntax, wantWord: "(("},
+	{name: "test clause", in: "[[ -f x ]]", wantRule: RuleShellSyntax, wantWord: "[["},
+	{name: "time", in: "time ls", wantRule: RuleShellSyntax, wantWord: "time"},
+	{name: "coproc", in: "coproc ls", wantRule: RuleShellSyntax, wantWord: "coproc"},
+	{name: "let", in: "let x=1", wantRule: RuleBuiltin, wantWord: "let"},
+	{name: "export", in: "export A=1", wantRule: RuleBuiltin, wantWord: "export"},
+	{name: "declare", in: "declare -x A=1", wantRule: RuleBuiltin, wantWord: "declare"},
+	{name: "local", in: "local a", wantRule: RuleBuiltin, wantWord: "local"},
+
+	// Redirections.
+	{name: "redirect out", in: "echo hi > out.txt", wantRule: RuleRedirect, wantWord: "> out.txt"},
+	{name: "redirect append", in: "echo hi >> out.txt", wantRule: RuleRedirect},
+	{name: "redirect in", in: "sort < in.txt", wantRule: RuleRedirect},
+	{name: "redirect stderr", in: "make 2>&1", wantRule: RuleRedirect},
+	{name: "redirect all", in: "make &> log", wantRule: RuleRedirect},
+	{name: "redirect first", in: ">out echo hi", wantRule: RuleRedirect},
+	{name: "heredoc", in: "cat <<EOF\nhi\nEOF", wantRule: RuleRedirect},
+	{name: "herestring", in: "cat <<< hi", wantRule: RuleRedirect},
+	{name: "fd redirect", in: "ls 3>x", wantRule: RuleRedirect},
+
+	// Assignments.
+	{name: "env assignment", in: "FOO=bar make", wantRule: RuleAssignment, wantWord: "FOO=bar"},
+	{name: "assignment only", in: "FOO=bar", wantRule: RuleAssignment},
+	{name: "array assignment", in: "a=(1 2)", wantRule: RuleAssignment},
+
+	// Expansions and substitutions.
+	{name: "variable", in: "echo $HOME", wantRule: RuleExpansion, wantWord: "$HOME"},
+	{name: "braced variable", in: "cat ${FILE}", wantRule: RuleExpansion, wantWord: "${FILE}"},
+	{name: "variable in double quotes", in: `echo "$USER"`, wantRule: RuleExpansion},
+	{name: "variable inside word", in: "cat src/$NAME.go", wantRule: RuleExpansion, wantWord: "src/$NAME.go"},
+	{name: "special parameter", in: "echo $?", wantRule: RuleExpansion},
+	{name: "positional parameter", in: "echo $1", wantRule: RuleExpansion},
+	{name: "command substitution", in: "echo $(whoami)", wantRule: RuleSubstitution},
+	{name: "backticks", in: "echo `whoami`", wantRule: RuleSubstitution},
+	{name: "substitution in double quotes", in: `echo "$(id)"`, wantRule: RuleSubstitution},
+	{name: "substitution as command", in: "$(echo rm) -rf x", wantRule: RuleSubstitution},
+	{name: "process substitution", in: "diff <(ls a) <(ls b)", wantRule: RuleSubstitution},
+	{name: "output process substitution", in: "tee >(cat)", wantRule: RuleSubstitution},
+	{name: "arithmetic expansion", in: "echo $((1+2))", wantRule: RuleExpansion},
+	{name: "ansi-c string", in: `echo $'a\nb'`, wantRule: RuleExpansion},
+	{name: "locale string", in: `echo $"hello"`, wantRule: RuleExpansion},
+	{name: "tilde", in: "ls ~", wantRule: RuleExpansion, wantWord: "~"},
+	{name: "tilde path", in: "cat ~/.ssh/id_rsa", wantRule: RuleExpansion},
+	{name: "tilde user", in: "ls ~root", wantRule: RuleExpansion},
+	{name: "tilde in assignment-like word", in: "make DIR=~/x", wantRule: RuleExpansion, reason: "bash expands ~ after = when the word looks like an assignment"},
+	{name: "tilde after colon in assignment-like word", in: "make P=a:~/x", wantRule: RuleExpansion},
+	{name: "brace comma list", in: "touch {a,b}.txt", wantRule: RuleExpansion},
+	{name: "brace sequence", in: "echo {1..3}", wantRule: RuleExpansion},
+	{name: "brace letter sequence", in: "echo {a..e}", wantRule: RuleExpansion},
+	{name: "brace sequence step", in: "echo {1..9..2}", wantRule: RuleExpansion},
+	{name: "brace empty items", in: "cp a{,.bak}", wantRule: RuleExpansion},
+	{name: "nested braces", in: "echo {a,{b,c}}", wantRule: RuleExpansion},
+	{name: "brace in option value", in: "git log --format={a,b}", wantRule: RuleExpansion},
+	{name: "brace with quoted item", in: `echo {"a b",c}`, wantRule: RuleExpansion},
+
+	// Globs.
+	{name: "star", in: "rm *.o", wantRule: RuleGlob, wantWord: "*.o"},
+	{name: "question mark", in: "ls a?.txt", wantRule: RuleGlob},
+	{name: "bracket", in: "ls [ab].txt", wantRule: RuleGlob},
+	{name: "bracket across quotes", in: `ls [a"b"]`, wantRule: RuleGlob},
+	{name: "glob in path", in: "cat src/*/main.go", wantRule: RuleGlob},
+	{name: "extglob", in: "ls @(a|b)", wantRule: RuleGlob},
+	{name: "glob after quoted part", in: `ls "dir"/*`, wantRule: RuleGlob},
+	{name: "url with question mark", in: "curl http://x/?a=b", wantRule: RuleGlob, reason: "bash would glob the unquoted ?"},
+
+	// Builtins.
+	{name: "cd", in: "cd src", wantRule: RuleBuiltin, wantWord: "cd"},
+	{name: "source", in: "source env.sh", wantRule: RuleBuiltin},
+	{name: "dot", in: ". env.sh", wantRule: RuleBuiltin},
+	{name: "eval", in: "eval ls", wantRule: RuleBuiltin},
+	{name: "exec", in: "exec ls", wantRule: RuleBuiltin},
+	{name: "set", in: "set -e", wantRule: RuleBuiltin},
+	{name: "unset", in: "unset X", wantRule: RuleBuiltin},
+	{name: "alias", in: "alias ll=ls", wantRule: RuleBuiltin},
+	{name: "quoted builtin", in: "'c''d' x", wantRule: RuleBuiltin, reason: "quoting does not hide a builtin"},
+
+	// Characters.
+	{name: "escape sequence", in: "echo '\x1b[2J'", wantRule: RuleCharacter},
+	{name: "carriage return in quotes", in: "echo 'a\rb'", wantRule: RuleCharacter},
+	{name: "bidi override", in: "echo 'abc\u202edef'", wantRule: RuleCharacter},
+	{name: "zero-width space", in: "echo a\u200bb", wantRule: RuleCharacter},
+	{name: "homoglyph command", in: "l\u0455 -la", wantRule: RuleCharacter, reason: "Cyrillic dze looks like s"},
+	{name: "non-ascii command", in: "ñ x", wantRule: RuleCharacter},
+	{name: "bell", in: "echo '\a'", wantRule: RuleCharacter},
+	{name: "delete char", in: "echo '\x7f'", wantRule: RuleCharacter},
+	{name: "argument too long", in: "echo " + strings.Repeat("a", MaxArg+1), wantRule: RuleArgTooLong},
+	{name: "argument at limit", in: "echo " + strings.Repeat("a", 200), want: []string{"echo", strings.Repeat("a", 200)}},
+
+	// CSL §5 errors, as Command reports them.
+	{name: "two commands", in: "ls; pwd", wantRule: RuleCSLSyntax},
+	{name: "two lines", in: "ls\npwd", wantRule: RuleCSLSyntax},
+	{name: "ampersand separated", in: "sleep 1 & ls", wantRule: RuleCSLSyntax},
+	{name: "blank", in: "  \n\t\n", wantRule: RuleCSLSyntax},
+	{name: "only comments", in: "# nothing", wantRule: RuleCSLSyntax},
+	{name: "code fence", in: "```bash\nls\n```", wantRule: RuleCSLSyntax},
+	{name: "unclosed quote", in: "echo 'abc", wantRule: RuleCSLSyntax},
+	{name: "dangling continuation", in: "ls \\", wantRule: RuleCSLSyntax},
+}
+
+func TestCommand(t *testing.T) {
+	t.Parallel()
+	for _, tt := range commandTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Command(tt.in)
+			if tt.wantRule == "" {
+				if err != nil {
+					t.Fatalf("Command(%q) = %v, want %q", tt.in, err, tt.want)
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("Command(%q) mismatch (-want +got):\n%s", tt.in, diff)
+				}
+				return
+			}
+			var d *DeniedError
+			if !errors.As(err, &d) {
+				t.Fatalf("Command(%q) = %q, %v; want a DeniedError with rule %s", tt.in, got, err, tt.wantRule)
+			}
+			if d.Rule != tt.wantRule {
+				t.Errorf("Command(%q) rule = %s (%s), want %s", tt.in, d.Rule, d.Reason, tt.wantRule)
+			}
+			if tt.wantWord != "" && d.Word != tt.wantWord {
+				t.Errorf("Command(%q) word = %q, want %q", tt.in, d.Word, tt.wantWord)
+			}
+			if d.Reason == "" || d.Advice == "" {
+				t.Errorf("Command(%q) = %+v: every refusal needs a reason and advice", tt.in, d)
+			}
+			if d.Rule != RuleCSLSyntax && d.Line == 0 {
+				t.Errorf("Command(%q): refusal without a position: %+v", tt.in, d)
+			}
+		})
+	}
+}
+
+func TestCommandPosition(t *testing.T) {
+	t.Parallel()
+	_, err := Command("ls \\\n  -la $HOME")
+	var d *DeniedError
+	if !errors.As(err, &d) {
+		t.Fatal(err)
+	}
+	if d.Line != 2 || d.Col != 7 {
+		t.Errorf("position = %d:%d, want 2:7", d.Line, d.Col)
+	}
+}
+
+// bashArgv runs body through real bash, with a function printing its
+// arguments NUL-terminated placed in front of the command, so bash does
+// the word splitting and quote removal.
+func bashArgv(t *testing.T, bash, body string) []string {
+	t.Helper()
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
+			trimmed := strings.TrimLeft(l, " \t")
+			lines[i] = l[:len(l)-len(trimmed)] + "__clada_argv " + trimmed
+			break
+		}
+	}
+	script := "set -f\n__clada_argv() { printf '%s\\0' \"$@\"; }\n" + strings.Join(lines, "\n") + "\n"
+	cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script)
+	cmd.Env = []string{"HOME=/no-home", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"}
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("bash: %v: %s", err, stderr.String())
+	}
+	s := strings.TrimSuffix(out.String(), "\x00")
+	return strings.Split(s, "\x00")
+}
+
+// bashOnly are extra accepted bodies compared with bash, beyond the
+// accepted commandTests.
+var bashOnly = []string{
+	`printf '%s\n' "it's" 'say "x"'`,
+	"echo a\\\\\\\nb",
+	`echo "\a\b\c\d\e\f"`,
+	`echo '\'\'`,
+	`echo "'"'"'`,
+	"echo \"a\\\\\\\nb\"",
+	`echo a\ \ b`,
+	`echo \#not-a-comment`,
+	`echo x#y "#" '#'`,
+	`echo -- -n -e`,
+	`echo "multi` + "\n\n" + `blank"`,
+	`echo ""''""`,
+	`echo "$"`,
+	`echo "a$"`,
+	`echo 'a'\''b'`,
+	`echo \{a,b\}`,
+	`echo {a\,b}`,
+	`echo '{a,b}'`,
+	`echo a{b}c`,
+	`echo {ab..cd}`,
+	`echo {1..a}`,
+	`echo x{}y`,
+	`echo '*' "?" \[ab\]`,
+	`echo ]`,
+	`echo a=b=c`,
+	`echo --opt="a b"`,
+	`echo =~`,
+	`echo -~`,
+	`echo a~b`,
+	"echo \"tab\there\"",
+	`echo 日本語 'ü' "ä"`,
+	`echo \日`,
+	"git log --oneline \\\n  --graph \\\n  -n 3",
+	`git commit -m "fix: handle \"quoted\" names"`,
+	`grep -rn 'func (p \*Parser)' .`,
+	`echo %s%d 100%`,
+	`echo \`,
+}
+
+func TestCommandMatchesBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatal("bash is required to compare argv with real bash: ", err)
+	}
+	var n int
+	check := func(name, in string) {
+		t.Run(name, func(t *testing.T) {
+			got, err := Command(in)
+			if err != nil {
+				if name[0] == '#' && strings.Contains(err.Error(), "dangling") {
+					return
+				}
+				t.Fatalf("Command(%q): %v", in, err)
+			}
+			want := bashArgv(t, bash, in)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("argv of %q differs from bash (-bash +clada):\n%s", in, diff)
+			}
+		})
+		n++
+	}
+	for _, tt := range commandTests {
+		if tt.wantRule == "" {
+			check(tt.name, tt.in)
+		}
+	}
+	for i, in := range bashOnly {
+		check("#"+strings.Repeat("x", i%3)+string(rune('a'+i%26)), in)
+	}
+	t.Logf("compared %d accepted bodies with %s", n, bash)
+}
+
+func TestQuoteRoundTrip(t *testing.T) {
+	t.Parallel()
+	words := [][]string{
+		{"ls", "-la"},
+		{"echo", "", "a b", "it's", `"`, `\`, "$HOME", "`x`", "*", "?", "[a]", "{a,b}", "~", "a=~", "#", "\t", "a\nb", "if", "ü"},
+	}
+	for _, argv := range words {
+		q := Quote(argv)
+		got, err := Command(q)
+		if err != nil {
+			t.Fatalf("Command(Quote(%q)) = %v (quoted: %s)", argv, err, q)
+		}
+		if diff := cmp.Diff(argv, got); diff != "" {
+			t.Errorf("round trip of %s (-want +got):\n%s", q, diff)
+		}
+	}
+}
+
+func FuzzCommand(f *testing.F) {
+	for _, tt := range commandTests {
+		f.Add(tt.in)
+	}
+	for _, in := range bashOnly {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if len(in) > 4096 {
+			return
+		}
+		p := New()
+		argv, err := p.Command(in)
+		if err != nil {
+			var d *DeniedError
+			if !errors.As(err, &d) {
+				t.Fatalf("error is not a DeniedError: %T %v", err, err)
+			}
+			if d.Reason == "" || d.Advice == "" || d.Rule == "" {
+				t.Fatalf("refusal without rule, reason or advice: %+v", d)
+			}
+			return
+		}
+		if len(argv) == 0 {
+			t.Fatalf("accepted %q with an empty argv", in)
+		}
+		for _, a := range argv {
+			if r, off := badRune(a); off >= 0 {
+				t.Fatalf("accepted %q with %U in an argument", in, r)
+			}
+		}
+		q := Quote(argv)
+		again, err := p.Command(q)
+		if err != nil {
+			t.Fatalf("Command(%q) = %q, but its quoting %q is refused: %v", in, argv, q, err)
+		}
+		if diff := cmp.Diff(argv, again); diff != "" {
+			t.Fatalf("quoting %q and parsing again differs (-first +again):\n%s", argv, diff)
+		}
+	})
+}

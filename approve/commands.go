@@ -1,0 +1,594 @@
+package approve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
+	"github.com/gofrs/flock"
+)
+
+// Names of the files in the .clada directory that this file manages.
+const (
+	DirName          = ".clada"
+	CommandsFile     = "commands.toml"
+	LegacyFile       = "commands.json"
+	lockFile         = "commands.toml.lock"
+	migratedSuffix   = ".migrated"
+	lockWait         = 10 * time.Second
+	maxCommandsBytes = 4 << 20 // a permission file larger than this is a mistake
+)
+
+// ParseFunc turns a pattern into argv, refusing anything a shell would
+// have to interpret. clada passes parser.Command.
+type ParseFunc func(pattern string) ([]string, error)
+
+// Pattern is one entry of the allowed or blocked list.
+type Pattern struct {
+	Text string   // the pattern as written in the file
+	Argv []string // the words; ends in "*" when Prefix is set
+	// Prefix is set when the pattern ended in a separate unquoted *:
+	// then it matches any command that starts with Argv[:len(Argv)-1].
+	// A pattern whose last word is a quoted '*' has Prefix false and
+	// matches only a literal * argument.
+	Prefix bool
+}
+
+// Match reports whether argv is matched by p: equal to p.Argv, or, for a
+// prefix pattern, starting with every word of p.Argv before the final *
+// and followed by zero or more further words.
+func (p Pattern) Match(argv []string) bool {
+	if len(p.Argv) == 0 {
+		return false
+	}
+	if !p.Prefix {
+		return slices.Equal(p.Argv, argv)
+	}
+	head := p.Argv[:len(p.Argv)-1]
+	return len(argv) >= len(head) && slices.Equal(head, argv[:len(head)])
+}
+
+// same reports whether p and q are the same pattern, however quoted.
+func (p Pattern) same(q Pattern) bool {
+	return p.Prefix == q.Prefix && slices.Equal(p.Argv, q.Argv)
+}
+
+// ParsePattern turns pattern text into a [Pattern] with parse. A final
+// unquoted * that is a word of its own makes a prefix pattern; parse never
+// sees it as a glob. An empty pattern, or one that is only *, is an error.
+func ParsePattern(text string, parse ParseFunc) (Pattern, error) {
+	if parse == nil {
+		return Pattern{}, errors.New("approve: nil ParseFunc")
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return Pattern{}, errors.New("empty pattern: write the command to match, e.g. 'npm test'")
+	}
+	if !utf8.ValidString(text) {
+		return Pattern{}, fmt.Errorf("pattern %q is not valid UTF-8", text)
+	}
+	if text == "*" {
+		return Pattern{}, errors.New("pattern * would match every command: name the program, e.g. 'npm test *'")
+	}
+	if head, ok := strings.CutSuffix(text, "*"); ok {
+		// The * is a separate unquoted word exactly when replacing it
+		// with a quoted '*' adds one word "*" to the words before it;
+		// inside quotes, a comment, after a backslash or glued to a word
+		// it does not.
+		before, err1 := parse(head)
+		quoted, err2 := parse(head + "'*'")
+		if err1 == nil && err2 == nil && len(before) > 0 &&
+			slices.Equal(quoted, append(slices.Clip(before), "*")) {
+			return Pattern{Text: text, Argv: quoted, Prefix: true}, nil
+		}
+	}
+	argv, err := parse(text)
+	if err != nil {
+		return Pattern{}, err
+	}
+	if len(argv) == 0 {
+		return Pattern{}, fmt.Errorf("pattern %q has no words", text)
+	}
+	return Pattern{Text: text, Argv: argv}, nil
+}
+
+// List names one of the two pattern lists.
+type List string
+
+// The two lists of commands.toml.
+const (
+	ListAllowed List = "allowed"
+	ListBlocked List = "blocked"
+)
+
+// Commands is the content of .clada/commands.toml plus a legacy
+// commands.json.
+type Commands struct {
+	Path    string // the commands.toml path, also when only commands.json exists
+	Allowed []Pattern
+	Blocked []Pattern
+}
+
+// MatchAllowed returns the first allowed pattern that matches argv.
+func (c *Commands) MatchAllowed(argv []string) (Pattern, bool) {
+	return matchFirst(c.Allowed, argv)
+}
+
+// MatchBlocked returns the first blocked pattern that matches argv.
+func (c *Commands) MatchBlocked(argv []string) (Pattern, bool) {
+	return matchFirst(c.Blocked, argv)
+}
+
+func matchFirst(ps []Pattern, argv []string) (Pattern, bool) {
+	for _, p := range ps {
+		if p.Match(argv) {
+			return p, true
+		}
+	}
+	return Pattern{}, false
+}
+
+// FileError reports a file in .clada that clada cannot use. clada never
+// rewrites a file it could not read.
+type FileError struct {
+	Path string // the file
+	Line int    // 1-based line, 0 when unknown
+	Key  string // the TOML or JSON key concerned, "" when none
+	Err  error  // what is wrong
+}
+
+func (e *FileError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Path)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Key != "" {
+		b.WriteString(e.Key)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// LoadCommands reads root/.clada/commands.toml and the legacy
+// root/.clada/commands.json. Missing files mean empty lists. It takes no
+// lock: writers replace the file with a rename, so it is always whole.
+func LoadCommands(root string, parse ParseFunc) (*Commands, error) {
+	dir := filepath.Join(root, DirName)
+	c, _, err := readCommands(dir, parse)
+	return c, err
+}
+
+// readCommands reads both files in dir; legacy reports whether
+// commands.json exists.
+func readCommands(dir string, parse ParseFunc) (c *Commands, legacy bool, err error) {
+	c = &Commands{Path: filepath.Join(dir, CommandsFile)}
+	if err := readTOMLCommands(c, parse); err != nil {
+		return nil, false, err
+	}
+	jsonPath := filepath.Join(dir, LegacyFile)
+	data, err := readLimited(jsonPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	allowed, blocked, err := decodeJSONCommands(jsonPath, data, parse)
+	if err != nil {
+		return nil, false, err
+	}
+	c.Allowed = appendNew(c.Allowed, allowed...)
+	c.Blocked = appendNew(c.Blocked, blocked...)
+	return c, true, nil
+}
+
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxCommandsBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(data) > maxCommandsBytes {
+		return nil, &FileError{Path: path, Err: fmt.Errorf("file is larger than %d bytes", maxCommandsBytes)}
+	}
+	return data, nil
+}
+
+// appendNew appends the patterns of add that are not in ps yet.
+func appendNew(ps []Pattern, add ...Pattern) []Pattern {
+	for _, p := range add {
+		if !slices.ContainsFunc(ps, p.same) {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// stringList receives a TOML array of strings; a wrong type is reported
+// by the decoder with the key's line.
+type stringList []string
+
+func (l *stringList) UnmarshalTOML(v any) error {
+	arr, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("want an array of strings, found %s", tomlTypeName(v))
+	}
+	out := make([]string, 0, len(arr))
+	for i, e := range arr {
+		s, ok := e.(string)
+		if !ok {
+			return fmt.Errorf("entry %d: want a string, found %s", i+1, tomlTypeName(e))
+		}
+		out = append(out, s)
+	}
+	*l = out
+	return nil
+}
+
+func tomlTypeName(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any, []map[string]any:
+		return "a table"
+	default:
+		return fmt.Sprintf("a %T", v)
+	}
+}
+
+func readTOMLCommands(c *Commands, parse ParseFunc) error {
+	data, err := readLimited(c.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	allowed, blocked, err := decodeTOMLCommands(c.Path, data, parse)
+	if err != nil {
+		return err
+	}
+	c.Allowed, c.Blocked = allowed, blocked
+	return nil
+}
+
+func decodeTOMLCommands(path string, data []byte, parse ParseFunc) (allowed, blocked []Pattern, err error) {
+	var top map[string]toml.Primitive
+	md, err := toml.Decode(string(data), &top)
+	if err != nil {
+		return nil, nil, tomlFileError(path, "", err)
+	}
+	for _, key := range md.Keys() {
+		if len(key) != 1 {
+			continue // inside a table; the table itself is reported
+		}
+		name := key[0]
+		var dst *[]Pattern
+		switch List(name) {
+		case ListAllowed:
+			dst = &allowed
+		case ListBlocked:
+			dst = &blocked
+		default:
+			return nil, nil, keyError(path, &md, top[name], name,
+				errors.New("unknown key: commands.toml holds only allowed and blocked"))
+		}
+		var list stringList
+		if err := md.PrimitiveDecode(top[name], &list); err != nil {
+			return nil, nil, tomlFileError(path, name, err)
+		}
+		for _, text := range list {
+			p, err := ParsePattern(text, parse)
+			if err != nil {
+				return nil, nil, keyError(path, &md, top[name], name,
+					fmt.Errorf("pattern %q: %w", text, err))
+			}
+			*dst = appendNew(*dst, p)
+		}
+	}
+	return allowed, blocked, nil
+}
+
+// lineProbe makes the TOML decoder report the position of a key: its
+// UnmarshalTOML fails, and the decoder wraps that failure in a
+// toml.ParseError carrying the key's line.
+type lineProbe struct{ err error }
+
+func (p lineProbe) UnmarshalTOML(any) error { return p.err }
+
+// keyError returns a FileError for key, with the key's line.
+func keyError(path string, md *toml.MetaData, prim toml.Primitive, key string, err error) error {
+	fe := &FileError{Path: path, Key: key, Err: err}
+	var pe toml.ParseError
+	if errors.As(md.PrimitiveDecode(prim, lineProbe{err}), &pe) {
+		fe.Line = pe.Position.Line
+	}
+	return fe
+}
+
+// tomlFileError turns a decoder error about key ("" for a syntax error)
+// into a FileError.
+func tomlFileError(path, key string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return &FileError{Path: path, Line: pe.Position.Line, Key: key, Err: errors.New(pe.Message)}
+	}
+	return &FileError{Path: path, Key: key, Err: err}
+}
+
+type jsonCommands struct {
+	Allowed []string `json:"allowed"`
+	Blocked []string `json:"blocked"`
+}
+
+func decodeJSONCommands(path string, data []byte, parse ParseFunc) (allowed, blocked []Pattern, err error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var jc jsonCommands
+	if err := dec.Decode(&jc); err != nil {
+		fe := &FileError{Path: path, Err: err}
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			fe.Line = lineAt(data, se.Offset)
+		case errors.As(err, &te):
+			fe.Line = lineAt(data, te.Offset)
+			fe.Key = te.Field
+		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+			fe.Line = lineAt(data, int64(len(data)))
+		default:
+			fe.Line = lineAt(data, dec.InputOffset())
+		}
+		return nil, nil, fe
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, &FileError{Path: path, Line: lineAt(data, dec.InputOffset()),
+			Err: errors.New("text after the JSON object")}
+	}
+	conv := func(key string, texts []string) ([]Pattern, error) {
+		var ps []Pattern
+		for _, text := range texts {
+			p, err := ParsePattern(text, parse)
+			if err != nil {
+				line := lineAt(data, int64(bytes.Index(data, []byte(`"`+key+`"`))))
+				return nil, &FileError{Path: path, Line: line, Key: key, Err: fmt.Errorf("pattern %q: %w", text, err)}
+			}
+			ps = appendNew(ps, p)
+		}
+		return ps, nil
+	}
+	if allowed, err = conv("allowed", jc.Allowed); err != nil {
+		return nil, nil, err
+	}
+	if blocked, err = conv("blocked", jc.Blocked); err != nil {
+		return nil, nil, err
+	}
+	return allowed, blocked, nil
+}
+
+// lineAt returns the 1-based line of byte offset off in data; 0 when off
+// is negative.
+func lineAt(data []byte, off int64) int {
+	if off < 0 {
+		return 0
+	}
+	off = min(off, int64(len(data)))
+	return 1 + bytes.Count(data[:off], []byte("\n"))
+}
+
+// Add adds pattern to list in root/.clada/commands.toml and returns the
+// path of that file. It validates the pattern with parse, creates .clada
+// when needed, and under the lock re-reads the file, so entries added
+// meanwhile by other processes are kept. A pattern already in the list
+// (same argv, however quoted) is not added twice; the same pattern in the
+// other list is removed from there. A file that does not parse is
+// returned as an error and left untouched.
+func Add(root string, list List, pattern string, parse ParseFunc) (path string, err error) {
+	if list != ListAllowed && list != ListBlocked {
+		return "", fmt.Errorf("approve: unknown list %q", list)
+	}
+	p, err := ParsePattern(pattern, parse)
+	if err != nil {
+		return "", fmt.Errorf("pattern %q: %w", strings.TrimSpace(pattern), err)
+	}
+	return update(root, parse, func(c *Commands) bool {
+		dst, other := &c.Allowed, &c.Blocked
+		if list == ListBlocked {
+			dst, other = other, dst
+		}
+		changed := false
+		if n := len(*other); n > 0 {
+			*other = slices.DeleteFunc(*other, p.same)
+			changed = len(*other) != n
+		}
+		if !slices.ContainsFunc(*dst, p.same) {
+			*dst = append(*dst, p)
+			changed = true
+		}
+		return changed
+	})
+}
+
+// Remove removes pattern from both lists, matching by argv so that
+// quoting does not matter, and returns the commands.toml path and
+// whether anything was removed. Nothing is written when nothing matched.
+func Remove(root string, pattern string, parse ParseFunc) (path string, removed bool, err error) {
+	p, err := ParsePattern(pattern, parse)
+	if err != nil {
+		return "", false, fmt.Errorf("pattern %q: %w", strings.TrimSpace(pattern), err)
+	}
+	path, err = update(root, parse, func(c *Commands) bool {
+		na, nb := len(c.Allowed), len(c.Blocked)
+		c.Allowed = slices.DeleteFunc(c.Allowed, p.same)
+		c.Blocked = slices.DeleteFunc(c.Blocked, p.same)
+		removed = len(c.Allowed) != na || len(c.Blocked) != nb
+		return removed
+	})
+	return path, removed, err
+}
+
+func samePatterns(a, b []Pattern) bool {
+	return slices.EqualFunc(a, b, func(p, q Pattern) bool { return p.Text == q.Text && p.same(q) })
+}
+
+// update runs change on the current lists under the lock and writes the
+// result when change reports a change.
+func update(root string, parse ParseFunc, change func(*Commands) bool) (string, error) {
+	dir := filepath.Join(root, DirName)
+	path := filepath.Join(dir, CommandsFile)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("creating %s: %w", dir, err)
+	}
+	lock := flock.New(filepath.Join(dir, lockFile))
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	ok, err := lock.TryLockContext(ctx, 5*time.Millisecond)
+	if err != nil || !ok {
+		if err == nil {
+			err = ctx.Err()
+		}
+		return "", fmt.Errorf("locking %s: %w", lock.Path(), err)
+	}
+	defer lock.Unlock()
+
+	c, legacy, err := readCommands(dir, parse)
+	if err != nil {
+		return "", err
+	}
+	if !change(c) {
+		return path, nil
+	}
+	data := encodeCommands(c)
+	// Never write a file clada could not read back the same.
+	if a, b, err := decodeTOMLCommands(path, data, parse); err != nil ||
+		!samePatterns(a, c.Allowed) || !samePatterns(b, c.Blocked) {
+		return "", fmt.Errorf("approve: internal error: %s would not read back as written (%v)", path, err)
+	}
+	if err := writeAtomic(path, data); err != nil {
+		return "", err
+	}
+	if legacy {
+		// The TOML file now holds every legacy entry; reading the JSON
+		// file too would bring back entries that were just removed.
+		jsonPath := filepath.Join(dir, LegacyFile)
+		if err := os.Rename(jsonPath, jsonPath+migratedSuffix); err != nil {
+			return "", fmt.Errorf("moving %s aside after migrating it to %s: %w", jsonPath, path, err)
+		}
+	}
+	return path, nil
+}
+
+const commandsHeader = `# clada: commands run without asking (allowed) or never run (blocked).
+# A pattern is a command line; a last word * (unquoted) also matches any
+# further arguments: "npm test *" matches "npm test" and "npm test -v".
+# clada rewrites this file (clada allow, block, forget; answering always or
+# never): entries keep their order, other comments are not kept.
+`
+
+// encodeCommands writes c in the canonical form.
+func encodeCommands(c *Commands) []byte {
+	var b bytes.Buffer
+	b.WriteString(commandsHeader)
+	for _, l := range []struct {
+		name string
+		ps   []Pattern
+	}{{"allowed", c.Allowed}, {"blocked", c.Blocked}} {
+		fmt.Fprintf(&b, "\n%s = [\n", l.name)
+		for _, p := range l.ps {
+			fmt.Fprintf(&b, "  %s,\n", tomlQuote(p.Text))
+		}
+		b.WriteString("]\n")
+	}
+	return b.Bytes()
+}
+
+// tomlQuote returns s as a TOML basic string.
+func tomlQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// writeAtomic replaces path with data: a temporary file in the same
+// directory, synced, then renamed over path.
+func writeAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	if err = os.Chmod(tmp.Name(), mode); err != nil {
+		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("replacing %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+// Package gitrules decides whether a git command line is read-only enough to
+// run without asking, and hardens the command line that clada actually runs.
+//
+// [Check] screens argv (without the leading "git") as git parses it:
+//
+//   - Global options are screened by position, before the subcommand word, so
+//     "git log -c" is log's -c (combined diff) while "git -c k=v log" is the
+//     global -c that sets configuration, which is denied. Globals that change
+//     what git runs or where it looks (-c, -C, --git-dir, --work-tree,
+//     --exec-path, --namespace, --config-env, --super-prefix, --bare, ...) and
+//     -p/--paginate are denied; so is any global clada does not know.
+//   - The subcommand must be in the read-only table: status, diff, log, show,
+//     branch (listing only), ls-files, rev-parse, blame, "stash list" and
+//     "stash show". Any other subcommand (commit, push, checkout, an alias,
+//     "Status" in the wrong case, ...) is [Ask]: the person at the terminal
+//     decides. Forbidden forms of listed subcommands are [Deny]: creating,
+//     deleting, moving or copying a branch, "stash pop/apply/drop/clear/branch".
+//     "git stash" alone, "stash push/save/create/store" create a stash and are
+//     [Ask], like commit.
+//   - Every option of a listed subcommand must be in that subcommand's table.
+//     Long options are matched as git's parse-options does: an unambiguous
+//     prefix ("--out=x") is the option it abbreviates, an ambiguous or unknown
+//     one is denied, and case matters ("--OUTPUT" is unknown). Combined short
+//     flags ("-rf") are split so no denied letter can hide inside them.
+//     Options that write files or run programs (--output, --ext-diff,
+//     --textconv, --upload-pack, --exec, -O/--open-files-in-pager,
+//     --no-index, --contents, --show-signature, --paginate) are denied
+//     wherever they appear. A value given as a separate word that starts with
+//     "-" is denied, so a value-taking flag can never hide an option.
+//   - "--" and "--end-of-options" end options; what follows is reported in
+//     [Verdict.Paths] together with every other positional argument that git
+//     may open as a file (a revision such as HEAD~1 is reported too: git
+//     decides between revision and path at run time, so the caller confines
+//     all of them to the project root). Branch patterns are not paths.
+//   - "git" alone and "git --version" are allowed (they print text);
+//     "git --help"/"-h" is [Ask], because help starts man or a browser.
+//
+// [Harden] returns the arguments clada passes to git: --no-pager and -c
+// settings that stop repository configuration from starting programs (pager,
+// fsmonitor hook, gpg for signature display, transports for lazy fetches),
+// plus --no-ext-diff --no-textconv right after diff, log, show, stash list and
+// stash show, and --no-textconv after blame. [Env] returns the extra
+// environment. Environment variables cannot unset configuration (an empty
+// GIT_EXTERNAL_DIFF simply means "not set", and diff.external from
+// .git/config still applies), so the -c and -- flags are the real guard; the
+// tests run a real git against a booby-trapped repository to prove it.
+//
+// gitrules will not: run git, resolve or confine paths (the caller does that
+// with [Verdict.Paths]), or disable clean/smudge filter drivers, which git
+// runs for status and diff and which no generic option turns off; those come
+// from git configuration that a model cannot write (.git/ is protected and
+// ~/.gitconfig is outside the project).
+package gitrules

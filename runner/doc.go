@@ -1,0 +1,31 @@
+// Package runner runs one command that clada has already decided to allow,
+// and captures what it prints.
+//
+// [Run] starts argv[0] with exec.Command and the arguments argv[1:] exactly as
+// given. It never starts a shell, never expands arguments (no globs, no $VAR,
+// no ~) and never joins argv into a string. A bare argv[0] is resolved with
+// exec.LookPath; a name found relative to the current directory
+// (exec.ErrDot) is refused.
+//
+// The command's standard input is the null device, so it reads EOF at once and
+// can never read the CSL document that clada itself reads from stdin. Standard
+// output and standard error are captured separately, read as streams into
+// buffers that together never hold more than [Config.MaxOutput] bytes. The
+// first byte past the cap kills the command and marks the [Result]
+// truncated; memory stays bounded however much the command prints.
+//
+// On Unix the command runs in its own process group (Setpgid). A timeout, a
+// canceled context (clada cancels it on Ctrl-C; the command's group does not
+// receive the terminal's SIGINT itself) or the output cap sends SIGKILL to
+// the whole group, grandchildren included. When the command exits on its own,
+// whatever it left running in its group is killed too, so no process outlives
+// Run. A process that leaves the group (setsid) cannot be killed this way; if
+// it holds the output pipes, Run stops reading after [Config.WaitDelay] and
+// returns anyway. On Windows the command runs in a job object that is
+// terminated instead (see proc_windows.go for its limits).
+//
+// runner knows nothing about specs, models or approval: it takes argv and a
+// [Config] and reports what happened as a [Result], telling apart "could not
+// start", "exited with code N", "killed by a signal", "timed out", "truncated"
+// and "canceled".
+package runner

@@ -1,0 +1,54 @@
+//go:build unix
+
+package runner
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// group is the command's process group: the command is its leader
+// (Setpgid), so its pid is the group id and kill(-pid) reaches its children
+// and grandchildren unless they moved to another group or session.
+type group struct{}
+
+func (group) prepare(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+func (group) started(*os.Process) {}
+
+// kill sends SIGKILL to the whole group. SIGKILL cannot be caught, and it
+// also ends stopped processes (a member that read the terminal and got
+// SIGTTIN).
+func (group) kill(p *os.Process) error {
+	err := syscall.Kill(-p.Pid, syscall.SIGKILL)
+	if errors.Is(err, syscall.ESRCH) {
+		return os.ErrProcessDone
+	}
+	return err
+}
+
+// killLeftovers kills what is left of the group after its leader was
+// reaped. The group id cannot have been reused meanwhile while any member
+// is alive; when none is, the kill finds nothing (ESRCH).
+func (g group) killLeftovers(p *os.Process) { _ = g.kill(p) }
+
+func (group) close() {}
+
+// signalName returns "SIGKILL", "SIGSEGV"… when state is a death by signal,
+// else "".
+func signalName(state *os.ProcessState) string {
+	ws, ok := state.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return ""
+	}
+	if name := unix.SignalName(ws.Signal()); name != "" {
+		return name
+	}
+	return ws.Signal().String()
+}

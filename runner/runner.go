@@ -1,0 +1,283 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultTimeout is how long a command may run when [Config.Timeout] is zero.
+const DefaultTimeout = 60 * time.Second
+
+// DefaultMaxOutput is how many bytes of stdout and stderr together are kept
+// when [Config.MaxOutput] is zero.
+const DefaultMaxOutput = 10_000_000
+
+// DefaultWaitDelay is how long Run keeps reading the output pipes after the
+// command is gone when [Config.WaitDelay] is zero.
+const DefaultWaitDelay = 2 * time.Second
+
+// ErrNoCommand is returned in [Result.Err] when argv is empty.
+var ErrNoCommand = errors.New("empty command")
+
+// Config says how [Run] runs a command. Its zero value is the safe default:
+// stdin closed, current directory, the caller's environment, a 60 s timeout
+// and a 10 MB output cap. No value of Config turns the timeout or the cap off.
+type Config struct {
+	// Dir is the working directory; "" means the caller's current directory.
+	Dir string
+	// Env is the command's full environment. nil means the caller's
+	// environment (os.Environ, plus PWD=Dir as os/exec sets it); an empty,
+	// non-nil slice means an empty environment.
+	Env []string
+	// Timeout bounds the command's run time; zero or negative means
+	// DefaultTimeout. When it expires the whole process group is killed.
+	Timeout time.Duration
+	// MaxOutput caps stdout and stderr together, in bytes; zero or negative
+	// means DefaultMaxOutput. The first byte past it kills the command.
+	MaxOutput int64
+	// WaitDelay bounds how long Run keeps reading the output pipes once the
+	// command has exited or been killed (a process that escaped the group may
+	// still hold them); zero or negative means DefaultWaitDelay.
+	WaitDelay time.Duration
+}
+
+// Status says how a command ended.
+type Status int
+
+// The zero Status is deliberately none of these, so that a zero [Result] is
+// never mistaken for a successful run.
+const (
+	_                 Status = iota
+	StatusExited             // exited on its own; see Result.ExitCode
+	StatusSignaled           // killed by a signal it was not sent by Run
+	StatusTimedOut           // killed by Run when Config.Timeout expired
+	StatusTruncated          // killed by Run when output passed Config.MaxOutput
+	StatusCanceled           // killed by Run when ctx was canceled (Ctrl-C)
+	StatusStartFailed        // never ran: not found, not executable, bad Dir
+)
+
+// String returns the status as the report shows it.
+func (s Status) String() string {
+	switch s {
+	case StatusExited:
+		return "exited"
+	case StatusSignaled:
+		return "signaled"
+	case StatusTimedOut:
+		return "timed out"
+	case StatusTruncated:
+		return "truncated"
+	case StatusCanceled:
+		return "canceled"
+	case StatusStartFailed:
+		return "could not start"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Result is what [Run] reports about one command.
+type Result struct {
+	Status Status
+	// ExitCode is the exit code when Status is StatusExited, else -1.
+	ExitCode int
+	// Signal names the signal that killed the process ("SIGKILL",
+	// "SIGSEGV"…), also when Run sent it; "" when it was not killed by a
+	// signal (always "" on Windows).
+	Signal string
+	// Stdout and Stderr hold what the command printed on each stream, in
+	// order, up to the cap; nil when it printed nothing there.
+	Stdout []byte
+	Stderr []byte
+	// Truncated reports that output passed the cap and the command was killed.
+	Truncated bool
+	// Dropped counts the bytes read past the cap and discarded.
+	Dropped int64
+	// TimedOut reports that the timeout (or a deadline of ctx) expired and the
+	// command was killed.
+	TimedOut bool
+	// Duration is the time from start until the command and its output pipes
+	// were done.
+	Duration time.Duration
+	// Err says why the command could not start (wrapping *exec.Error,
+	// *fs.PathError, exec.ErrDot or ErrNoCommand), or for StatusCanceled
+	// the cause of the cancellation; nil otherwise.
+	Err error
+}
+
+// OK reports whether the command exited with code 0 and its output is whole.
+func (r Result) OK() bool {
+	return r.Status == StatusExited && r.ExitCode == 0 && !r.Truncated
+}
+
+// Causes passed to the run context's cancel function, so that the kill can
+// be attributed.
+var (
+	errTimedOut  = errors.New("runner: timeout expired")
+	errTruncated = errors.New("runner: output cap reached")
+)
+
+// Run runs argv[0] with the arguments argv[1:], without a shell, and waits
+// for it and for everything it started in its process group.
+//
+// argv[0] is an absolute path, a bare name that Run resolves with
+// exec.LookPath (using the caller's PATH, never one found relative to the
+// current directory), or a relative path with a separator, which the
+// operating system resolves against cfg.Dir. Standard input is the null
+// device. Run returns when the command has ended and its output is read; it
+// kills the command's process group when ctx is canceled, when cfg.Timeout
+// expires and when output passes cfg.MaxOutput.
+func Run(ctx context.Context, argv []string, cfg Config) Result {
+	res := Result{ExitCode: -1}
+	if len(argv) == 0 || argv[0] == "" {
+		res.Status = StatusStartFailed
+		res.Err = ErrNoCommand
+		return res
+	}
+	if ctx.Err() != nil {
+		res.Status = StatusCanceled
+		res.Err = context.Cause(ctx)
+		return res
+	}
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	maxOutput := cfg.MaxOutput
+	if maxOutput <= 0 {
+		maxOutput = DefaultMaxOutput
+	}
+	waitDelay := cfg.WaitDelay
+	if waitDelay <= 0 {
+		waitDelay = DefaultWaitDelay
+	}
+
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
+	if cmd.Err != nil { // not found in PATH, or exec.ErrDot
+		return startFailed(res, argv[0], cmd.Err)
+	}
+	cmd.Dir = cfg.Dir
+	cmd.Env = cfg.Env
+	// cmd.Stdin stays nil: os/exec connects it to the null device.
+
+	var g group
+	g.prepare(cmd)
+	defer g.close()
+	// killCause is the cancellation cause at the moment Run killed the
+	// group, nil when it never did.
+	var killCause atomic.Pointer[error]
+	cmd.Cancel = func() error {
+		cause := context.Cause(runCtx)
+		killCause.Store(&cause)
+		return g.kill(cmd.Process)
+	}
+	cmd.WaitDelay = waitDelay
+
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return startFailed(res, argv[0], err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return startFailed(res, argv[0], err)
+	}
+	// Passing *os.File makes os/exec hand the pipes to the child as they
+	// are, without copying goroutines of its own; Run reads them itself so
+	// that it can kill the group as soon as the command exits.
+	cmd.Stdout = outW
+	cmd.Stderr = errW
+
+	start := time.Now()
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return startFailed(res, argv[0], err)
+	}
+	g.started(cmd.Process)
+	timer := time.AfterFunc(timeout, func() { cancel(errTimedOut) })
+
+	c := capture{left: maxOutput, full: func() { cancel(errTruncated) }}
+	done := make(chan struct{}, 2)
+	go c.drain(outR, &res.Stdout, done)
+	go c.drain(errR, &res.Stderr, done)
+
+	_ = cmd.Wait() // the outcome is read from cmd.ProcessState below
+	timer.Stop()
+	// Whatever the command left behind in its group dies with it; this also
+	// closes the pipes those processes held, so the reads below end.
+	g.killLeftovers(cmd.Process)
+
+	pending := 2
+	delay := time.NewTimer(waitDelay)
+	for pending > 0 {
+		select {
+		case <-done:
+			pending--
+		case <-delay.C:
+			// Something outside the group still holds the pipes: stop
+			// reading, as exec.Cmd.WaitDelay does.
+			outR.Close()
+			errR.Close()
+			for ; pending > 0; pending-- {
+				<-done
+			}
+		}
+	}
+	delay.Stop()
+	outR.Close()
+	errR.Close()
+	res.Duration = time.Since(start)
+
+	c.mu.Lock()
+	res.Truncated, res.Dropped = c.truncated, c.dropped
+	c.mu.Unlock()
+
+	state := cmd.ProcessState
+	if state != nil {
+		res.Signal = signalName(state)
+	}
+	var cause error
+	if p := killCause.Load(); p != nil {
+		cause = *p
+	}
+	switch {
+	case errors.Is(cause, errTruncated):
+		res.Status = StatusTruncated
+	case errors.Is(cause, errTimedOut) || errors.Is(cause, context.DeadlineExceeded):
+		res.Status = StatusTimedOut
+		res.TimedOut = true
+	case cause != nil:
+		res.Status = StatusCanceled
+		res.Err = cause
+	case res.Truncated:
+		// The cap was passed after the command had exited (output still in
+		// the pipe, or from a leftover process).
+		res.Status = StatusTruncated
+	case state != nil && res.Signal != "":
+		res.Status = StatusSignaled
+	case state != nil:
+		res.Status = StatusExited
+		res.ExitCode = state.ExitCode()
+	default:
+		// Wait failed without a process state; this should not happen.
+		res.Status = StatusSignaled
+	}
+	return res
+}
+
+func startFailed(res Result, name string, err error) Result {
+	res.Status = StatusStartFailed
+	res.Err = fmt.Errorf("starting %q: %w", name, err)
+	return res
+}

@@ -1,0 +1,253 @@
+package gitrules
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestHarden(t *testing.T) {
+	t.Parallel()
+	ro := strings.Join(append(append([]string{}, hardenAll...), hardenReadOnly...), " ")
+	all := strings.Join(hardenAll, " ")
+	tests := []struct {
+		name string
+		in   []string
+		want string // space-joined
+	}{
+		{"none", nil, all},
+		{"status", []string{"status", "-s"}, ro + " status -s"},
+		{"diff", []string{"diff", "--stat"}, ro + " diff --no-ext-diff --no-textconv --stat"},
+		{"log after globals", []string{"--no-pager", "-P", "log", "-p"}, ro + " --no-pager -P log --no-ext-diff --no-textconv -p"},
+		{"show", []string{"show", "HEAD"}, ro + " show --no-ext-diff --no-textconv HEAD"},
+		{"blame", []string{"blame", "a.txt"}, ro + " blame --no-textconv a.txt"},
+		{"stash show", []string{"stash", "show", "-p"}, ro + " stash show --no-ext-diff --no-textconv -p"},
+		{"stash list", []string{"stash", "list"}, ro + " stash list --no-ext-diff --no-textconv"},
+		{"approved commit keeps signing and hooks", []string{"commit", "-m", "x"}, all + " commit -m x"},
+		{"approved stash push", []string{"stash"}, all + " stash"},
+		{"denied global value skipped", []string{"-c", "a=b", "log"}, ro + " -c a=b log --no-ext-diff --no-textconv"},
+		{"git-dir value skipped", []string{"--git-dir", "/x", "diff"}, ro + " --git-dir /x diff --no-ext-diff --no-textconv"},
+		{"version", []string{"--version"}, all + " --version"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := slices.Clone(tt.in)
+			got := strings.Join(Harden(in), " ")
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Harden(%q) mismatch (-want +got):\n%s", tt.in, diff)
+			}
+			if diff := cmp.Diff(tt.in, in); diff != "" {
+				t.Errorf("Harden modified its argument (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestEnv(t *testing.T) {
+	t.Parallel()
+	env := Env()
+	for _, want := range []string{"GIT_TERMINAL_PROMPT=0", "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat"} {
+		if !slices.Contains(env, want) {
+			t.Errorf("Env() = %q, missing %q", env, want)
+		}
+	}
+}
+
+// trapRepo makes a repository whose configuration names a program for every
+// hook a read-only git command might run. Each program appends its name to
+// the returned marker file.
+func trapRepo(t *testing.T) (dir, marker string, baseEnv []string, signed string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := t.TempDir()
+	dir = filepath.Join(root, "repo")
+	bin := filepath.Join(root, "bin")
+	marker = filepath.Join(root, "marker")
+	for _, d := range []string{dir, bin} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Without an inherited GIT_* or PAGER, a private HOME and no system config.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "PAGER=") && !strings.HasPrefix(kv, "HOME=") {
+			baseEnv = append(baseEnv, kv)
+		}
+	}
+	baseEnv = append(baseEnv, "HOME="+root, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	script := func(name string) string {
+		p := filepath.Join(bin, name)
+		body := "#!/bin/sh\necho " + name + " >> '" + marker + "'\n" +
+			"if [ $# -eq 1 ] && [ -f \"$1\" ]; then cat \"$1\"; elif [ $# -eq 0 ]; then cat; fi\nexit 0\n"
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	git := func(stdin string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, baseEnv
+		cmd.Stdin = strings.NewReader(stdin)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %q: %v", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("", "init", "-q", ".")
+	git("", "config", "user.name", "clada")
+	git("", "config", "user.email", "clada@example.com")
+	write("a.txt", "one\n")
+	write("b.txt", "one\n")
+	write(".gitattributes", "*.txt diff=evil\n")
+	git("", "add", ".")
+	git("", "commit", "-q", "-m", "first")
+	// A commit with a (fake) signature: showing %G? verifies it with gpg.
+	raw := git("", "cat-file", "commit", "HEAD")
+	raw = strings.Replace(raw, "\n\n", "\ngpgsig -----BEGIN PGP SIGNATURE-----\n AAAA\n -----END PGP SIGNATURE-----\n\n", 1)
+	signed = git(raw+"\n", "hash-object", "-t", "commit", "-w", "--stdin")
+	// A stash entry, a staged change and an unstaged change.
+	write("a.txt", "one\nstashed\n")
+	git("", "stash", "push", "-q")
+	write("b.txt", "one\nstaged\n")
+	git("", "add", "b.txt")
+	write("a.txt", "one\nchanged\n")
+
+	git("", "config", "core.pager", script("pager"))
+	git("", "config", "pager.log", script("pager-log"))
+	git("", "config", "core.fsmonitor", script("fsmonitor"))
+	git("", "config", "diff.external", script("ext-diff"))
+	git("", "config", "diff.evil.textconv", script("textconv"))
+	git("", "config", "gpg.program", script("gpg"))
+	git("", "config", "log.showSignature", "true")
+	return dir, marker, baseEnv, signed
+}
+
+func readMarker(t *testing.T, marker string) []string {
+	t.Helper()
+	b, err := os.ReadFile(marker)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(marker)
+	names := strings.Fields(string(b))
+	sort.Strings(names)
+	return slices.Compact(names)
+}
+
+// TestHardenRealGit runs git against a repository whose configuration starts
+// programs, first as the model wrote the command (the programs must run, so
+// that this test can fail) and then hardened (none may run).
+func TestHardenRealGit(t *testing.T) {
+	t.Parallel()
+	dir, marker, baseEnv, signed := trapRepo(t)
+	commands := [][]string{
+		{"status"},
+		{"diff"},
+		{"diff", "--cached"},
+		{"log", "-p"},
+		{"show"},
+		{"blame", "a.txt"},
+		{"stash", "show", "-p"},
+		{"stash", "list", "-p"},
+		{"log", "-1", "--format=%H %G?", signed},
+		{"show", "-s", signed},
+	}
+	fired := map[string]bool{}
+	// Not parallel subtests: they share the marker file.
+	for _, args := range commands {
+		name := strings.Join(args, " ")
+		if v := Check(args); v.Outcome != Allow {
+			t.Fatalf("Check(%q) = %v, the test needs allowed commands", args, v)
+		}
+		run := func(args, env []string) (string, error) {
+			cmd := exec.Command("git", args...)
+			cmd.Dir, cmd.Env = dir, env
+			out, err := cmd.CombinedOutput()
+			return string(out), err
+		}
+		out, _ := run(args, baseEnv)
+		plain := readMarker(t, marker)
+		// git stash show runs neither textconv nor external diff by default
+		// (it is checked hardened all the same).
+		if len(plain) == 0 && name != "stash show -p" {
+			t.Errorf("git %s without hardening ran no configured program; the trap is broken\n%s", name, out)
+		}
+		for _, n := range plain {
+			fired[n] = true
+		}
+		out, err := run(Harden(args), append(slices.Clone(baseEnv), Env()...))
+		if err != nil && !strings.Contains(name, "%G") {
+			t.Errorf("hardened git %s: %v\n%s", name, err, out)
+		}
+		if got := readMarker(t, marker); len(got) != 0 {
+			t.Errorf("hardened git %q ran %q\n%s", Harden(args), got, out)
+		}
+	}
+	for _, want := range []string{"ext-diff", "fsmonitor", "gpg", "textconv"} {
+		if !fired[want] {
+			t.Errorf("no unhardened command ran %s; the trap does not cover it", want)
+		}
+	}
+}
+
+// TestHardenPager shows that a pager named in the configuration runs when
+// git writes to a terminal, and does not when hardened.
+func TestHardenPager(t *testing.T) {
+	t.Parallel()
+	dir, marker, baseEnv, _ := trapRepo(t)
+	git := func(args, env []string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, append(slices.Clone(env), "TERM=dumb")
+		f, err := pty.Start(cmd)
+		if err != nil {
+			t.Skipf("no pty: %v", err)
+		}
+		var buf bytes.Buffer
+		done := make(chan struct{})
+		go func() { io.Copy(&buf, f); close(done) }()
+		errc := make(chan error, 1)
+		go func() { errc <- cmd.Wait() }()
+		select {
+		case <-errc:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("git %q hung:\n%s", args, buf.String())
+		}
+		f.Close()
+		<-done
+	}
+	for _, args := range [][]string{{"log", "-1"}, {"diff"}} {
+		git(args, baseEnv)
+		if got := readMarker(t, marker); !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "pager") }) {
+			t.Errorf("git %q on a terminal ran %q, want a pager; the trap is broken", args, got)
+		}
+		git(Harden(args), append(slices.Clone(baseEnv), Env()...))
+		if got := readMarker(t, marker); len(got) != 0 {
+			t.Errorf("hardened git %q on a terminal ran %q", Harden(args), got)
+		}
+	}
+}

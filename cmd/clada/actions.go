@@ -1,0 +1,384 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/clada/clada/approve"
+	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/parser"
+	"github.com/clada/clada/report"
+	"github.com/clada/clada/specs"
+)
+
+type runOptions struct {
+	root        string
+	files       []string
+	dryRun      bool
+	format      string
+	noPrompt    bool
+	trustAll    bool
+	untrusted   bool
+	timeout     time.Duration
+	timeoutSet  bool
+	maxOutput   string
+	stopOnError bool
+	keepGoing   bool
+}
+
+// project is what clada reads from the project root before deciding.
+type project struct {
+	root     string
+	config   approve.Config
+	gateway  *gateway.Gateway
+	commands *approve.Commands
+}
+
+// openProject reads .clada/config.toml, commands.toml and specs.toml.
+// Any of them that does not parse is an error; nothing is rewritten.
+func openProject(root string, untrusted bool) (*project, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, withHint(fmt.Errorf("project root %s is not a directory", root), "pass an existing directory with --root")
+	}
+	cfg, err := approve.LoadConfig(abs)
+	if err != nil {
+		return nil, withHint(err, "fix the file; clada never rewrites it")
+	}
+	cmds, err := approve.LoadCommands(abs, gateway.ParsePattern)
+	if err != nil {
+		return nil, withHint(err, "fix the file; clada never rewrites it")
+	}
+	set, err := specs.Load(abs)
+	if err != nil {
+		return nil, withHint(err, "fix .clada/specs.toml; `clada specs --check` checks it")
+	}
+	g, err := gateway.New(gateway.Options{Root: abs, Specs: set, Commands: cmds,
+		Untrusted: untrusted || cfg.Untrusted, NoHardBlocks: !cfg.HardBlocks})
+	if err != nil {
+		return nil, err
+	}
+	return &project{root: abs, config: cfg, gateway: g, commands: cmds}, nil
+}
+
+func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	format, err := report.ParseFormat(o.format)
+	if err != nil {
+		return withHint(err, "--format text|json|github")
+	}
+	switch {
+	case o.trustAll && o.noPrompt:
+		return withHint(errors.New("--trust-all can't be used with --no-prompt"), "choose one: --no-prompt runs nothing that needs approval, --trust-all runs all of it")
+	case o.trustAll && o.untrusted:
+		return withHint(errors.New("--trust-all can't be used with --untrusted"), "--untrusted asks about every command; --trust-all approves every ask")
+	case o.stopOnError && o.keepGoing:
+		return withHint(errors.New("--stop-on-error can't be used with --keep-going"), "choose one")
+	case o.timeoutSet && o.timeout <= 0:
+		return withHint(fmt.Errorf("--timeout %s is not positive", o.timeout), "give a duration such as 30s or 5m")
+	}
+	var maxOutput int64
+	if o.maxOutput != "" {
+		if maxOutput, err = parseSize(o.maxOutput); err != nil {
+			return withHint(fmt.Errorf("--max-output: %w", err), "give a size such as 10MB or 512KiB")
+		}
+	}
+	p, err := openProject(o.root, o.untrusted)
+	if err != nil {
+		return err
+	}
+	docs, err := readDocuments(o.files, stdin)
+	if err != nil {
+		return err
+	}
+	for _, d := range docs {
+		for _, w := range d.Warnings {
+			warnf(stderr, "%s", w.Error())
+		}
+	}
+	plan := p.gateway.Plan(docs)
+	rep := report.New(stdout, format, o.dryRun)
+	if o.dryRun || !plan.OK() {
+		for _, r := range plan.Results {
+			rep.Block(r)
+		}
+		rep.Errors(plan.Fatal)
+		code := planExit(plan)
+		rep.Summary(report.Summarize(plan), code)
+		return exitCode(code, rep.Err())
+	}
+
+	x := gateway.ExecOptions{TrustAll: o.trustAll, StopOnError: o.stopOnError, Diag: stderr,
+		ApprovalTimeout: p.config.ApprovalTimeout}
+	x.Runner.Timeout, x.Runner.MaxOutput = p.config.Timeout, p.config.MaxOutput
+	if o.timeoutSet {
+		x.Runner.Timeout = o.timeout
+	}
+	if maxOutput > 0 {
+		x.Runner.MaxOutput = maxOutput
+	}
+	if o.trustAll {
+		warnf(stderr, "--trust-all: every command that would be asked about runs without asking (denied ones still don't)")
+	}
+	if o.noPrompt {
+		x.NoAsk = "--no-prompt"
+	} else if needsAsk(plan) {
+		prompter, err := approve.Open(nil)
+		if err != nil {
+			warnf(stderr, "cannot open the terminal to ask: %v", err)
+			x.NoAsk = approve.NoTTY
+		} else {
+			defer prompter.Close()
+			x.Asker = prompter
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	p.gateway.Execute(ctx, plan, x, rep.Block)
+	code := runExit(plan)
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "clada: interrupted: the running command was stopped and nothing else ran")
+	}
+	rep.Summary(report.Summarize(plan), code)
+	return exitCode(code, rep.Err())
+}
+
+// needsAsk reports whether any block will be asked about, so the terminal
+// is opened only when needed.
+func needsAsk(p *gateway.Plan) bool {
+	for _, r := range p.Results {
+		if r.Decision == gateway.Ask {
+			return true
+		}
+	}
+	return false
+}
+
+func exitCode(code int, writeErr error) error {
+	if writeErr != nil {
+		return fmt.Errorf("writing the report: %w", writeErr)
+	}
+	if code == exitOK {
+		return nil
+	}
+	return exitError(code)
+}
+
+// planExit is the exit code of a dry run (DESIGN.md §7).
+func planExit(p *gateway.Plan) int {
+	if !p.OK() {
+		return exitUsage
+	}
+	code := exitOK
+	for _, r := range p.Results {
+		switch r.Decision {
+		case gateway.Deny:
+			return exitFailed
+		case gateway.Ask:
+			code = exitApproval
+		}
+	}
+	return code
+}
+
+// runExit is the exit code of a run: 0 only when every block ran and
+// exited 0.
+func runExit(p *gateway.Plan) int {
+	for _, r := range p.Results {
+		if r.Status != gateway.StatusRan || !r.Run.OK() {
+			return exitFailed
+		}
+	}
+	return exitOK
+}
+
+// readDocuments parses every input: files in order, "-" or nothing for
+// stdin. A file that cannot be read is a usage error.
+func readDocuments(files []string, stdin io.Reader) ([]*parser.Document, error) {
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	p := parser.New()
+	var docs []*parser.Document
+	stdinUsed := false
+	for _, name := range files {
+		var doc *parser.Document
+		var err error
+		if name == "-" {
+			if stdinUsed {
+				return nil, withHint(errors.New("stdin (-) given twice"), "name - once")
+			}
+			stdinUsed = true
+			doc, err = p.Blocks("<stdin>", stdin)
+		} else {
+			f, openErr := os.Open(name)
+			if openErr != nil {
+				return nil, withHint(openErr, "give the path of a CSL document, or - for stdin")
+			}
+			doc, err = p.Blocks(name, f)
+			f.Close()
+		}
+		if err != nil {
+			return nil, withHint(err, "split the reply into smaller documents")
+		}
+		docs = append(docs, doc)
+	}
+	return docs, nil
+}
+
+type checkOptions struct {
+	root, dir, format string
+	untrusted         bool
+	args              []string
+}
+
+func checkAction(o checkOptions, stdout, stderr io.Writer) error {
+	format, err := report.ParseFormat(o.format)
+	if err != nil || format == report.GitHub {
+		return withHint(fmt.Errorf("unknown format %q for check", o.format), "--format text|json")
+	}
+	var body string
+	switch len(o.args) {
+	case 0:
+		return withHint(errors.New("no command to check"), "clada check -- git status, or clada check 'git status'")
+	case 1:
+		body = o.args[0]
+	default:
+		// The words were already split by the caller's shell; quoting
+		// them gives the body that parses back to exactly these words.
+		body = parser.Quote(o.args)
+	}
+	p, err := openProject(o.root, o.untrusted)
+	if err != nil {
+		return err
+	}
+	r := p.gateway.Check(body, o.dir)
+	plan := &gateway.Plan{Results: []*gateway.Result{r}}
+	rep := report.New(stdout, format, true)
+	rep.Block(r)
+	code := planExit(plan)
+	if format == report.JSON {
+		rep.Summary(report.Summarize(plan), code)
+	}
+	return exitCode(code, rep.Err())
+}
+
+// parseSize reads a byte count: a plain integer or a number with B, KB,
+// MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024).
+func parseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+	mult := int64(1)
+	for _, u := range units {
+		if n, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, mult = strings.TrimSpace(n), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%q is not a positive size", s)
+	}
+	return n * mult, nil
+}
+
+func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error {
+	if nargs == 0 {
+		return withHint(errors.New("no pattern"), "clada %s 'npm test'", name)
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	switch name {
+	case "forget":
+		path, removed, err := approve.Remove(abs, pattern, gateway.ParsePattern)
+		if err != nil {
+			return withHint(err, "patterns are command lines without shell syntax; a final * matches any further words")
+		}
+		if !removed {
+			fmt.Fprintf(stdout, "clada: `%s` was not in %s\n", pattern, path)
+			return exitError(exitFailed)
+		}
+		fmt.Fprintf(stdout, "clada: removed `%s` from %s\n", pattern, path)
+		return nil
+	default:
+		list := approve.ListAllowed
+		if name == "block" {
+			list = approve.ListBlocked
+		}
+		path, err := approve.Add(abs, list, pattern, gateway.ParsePattern)
+		if err != nil {
+			return withHint(err, "patterns are command lines without shell syntax; a final * matches any further words")
+		}
+		fmt.Fprintf(stdout, "clada: added `%s` to %s in %s\n", pattern, list, path)
+		return nil
+	}
+}
+
+func listAction(root string, stdout io.Writer) error {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	cmds, err := approve.LoadCommands(abs, gateway.ParsePattern)
+	if err != nil {
+		return withHint(err, "fix the file; clada never rewrites it")
+	}
+	fmt.Fprintf(stdout, "file: %s\n", cmds.Path)
+	for _, l := range []struct {
+		name string
+		ps   []approve.Pattern
+	}{{"allowed", cmds.Allowed}, {"blocked", cmds.Blocked}} {
+		fmt.Fprintf(stdout, "%s (%d):\n", l.name, len(l.ps))
+		for _, p := range l.ps {
+			fmt.Fprintf(stdout, "  %s\n", p.Text)
+		}
+	}
+	return nil
+}
+
+func specsAction(root, name string, check bool, stdout io.Writer) error {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	if check {
+		path := filepath.Join(abs, ".clada", "specs.toml")
+		set, err := specs.LoadFile(path)
+		if err != nil {
+			return withHint(err, "fix the file; see `clada specs` for the format")
+		}
+		r, err := specs.NewResolver(abs)
+		if err != nil {
+			return err
+		}
+		if err := set.CheckExamples(r); err != nil {
+			return withHint(err, "make each spec's allow/deny examples hold, or change the spec")
+		}
+		fmt.Fprintf(stdout, "clada: %s: ok (%d commands)\n", path, len(set.Names()))
+		return nil
+	}
+	set, err := specs.Load(abs)
+	if err != nil {
+		return withHint(err, "fix .clada/specs.toml")
+	}
+	if err := set.Print(stdout, name); err != nil {
+		return withHint(err, "`clada specs` lists every command")
+	}
+	return nil
+}

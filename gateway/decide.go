@@ -1,0 +1,244 @@
+package gateway
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/clada/clada/approve"
+	"github.com/clada/clada/gitrules"
+	"github.com/clada/clada/parser"
+	"github.com/clada/clada/specs"
+)
+
+// Decision is what clada does with one command.
+type Decision string
+
+// The three decisions of DESIGN.md §3.
+const (
+	Allow Decision = "allow"
+	Ask   Decision = "ask"
+	Deny  Decision = "deny"
+)
+
+// Rule codes the gateway itself produces. The parser, specs and
+// gitrules own theirs; all appear in reports and never change.
+const (
+	RuleBlockedPattern = "blocked-pattern"
+	RuleAllowedPattern = "allowed-pattern"
+	RuleNotInSpecs     = "not-in-specs"
+	RuleUntrusted      = "untrusted"
+	RuleDirNotFound    = "dir-not-found"
+	RuleNotFound       = "program-not-found"
+)
+
+// refusal is how the gateway reads the reasons of every stage without
+// a shared errors package: parser, specs and gitrules errors have these.
+type refusal interface {
+	error
+	RuleCode() string
+	Hint() string
+}
+
+// Options configure a [Gateway]. The zero value of each bool is the
+// safe one.
+type Options struct {
+	// Root is the project root; every path must stay inside it.
+	Root string
+	// Specs are the effective command specs; nil means specs.Default().
+	Specs *specs.Set
+	// Commands are the user's allowed/blocked patterns; nil means none.
+	Commands *approve.Commands
+	// Untrusted turns every allow into ask.
+	Untrusted bool
+	// NoHardBlocks switches the built-in hard blocks off (config
+	// hard_blocks = false).
+	NoHardBlocks bool
+}
+
+// Gateway decides commands for one run. It caches symlink resolution
+// and program lookups for the run, so it is not safe for concurrent use.
+type Gateway struct {
+	opts     Options
+	resolver *specs.Resolver
+	programs map[string]string // bare name → LookPath result ("" = not found)
+}
+
+// New returns a Gateway for opts.
+func New(opts Options) (*Gateway, error) {
+	if opts.Specs == nil {
+		s, err := specs.Default()
+		if err != nil {
+			return nil, err
+		}
+		opts.Specs = s
+	}
+	if opts.Commands == nil {
+		opts.Commands = &approve.Commands{}
+	}
+	r, err := specs.NewResolver(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("project root: %w", err)
+	}
+	return &Gateway{opts: opts, resolver: r, programs: map[string]string{}}, nil
+}
+
+// Root returns the resolved project root.
+func (g *Gateway) Root() string { return g.resolver.Root() }
+
+// Verdict is the decision for one command.
+type Verdict struct {
+	Decision Decision
+	Rule     string // stable rule code
+	Word     string // offending word or argument, "" when none
+	Reason   string
+	Advice   string
+	Exec     []string // what will run: absolute program path and final arguments (allow and ask)
+	Env      []string // extra environment entries for the command
+	Dir      string   // absolute working directory; "" when the dir attribute was refused
+	// Why says, for ask, why the person is asked: unknown command,
+	// wrapper that runs other programs, untrusted mode.
+	Why string
+}
+
+// Decide applies the decision order of DESIGN.md §3 to argv, run in dir
+// (the RUN block's dir attribute, relative to the root; "" is the root).
+func (g *Gateway) Decide(argv []string, dir string) Verdict {
+	root := g.resolver.Root()
+	// 1. Blocked patterns and hard blocks.
+	if p, ok := g.opts.Commands.MatchBlocked(argv); ok {
+		return Verdict{Decision: Deny, Rule: RuleBlockedPattern, Word: p.Text,
+			Reason: fmt.Sprintf("the command matches the blocked pattern `%s` in %s", p.Text, g.opts.Commands.Path),
+			Advice: "do not run this command; if it is needed, ask the person to remove the pattern with `clada forget`"}
+	}
+	// 2. Confinement of dir and of a path-like argv[0].
+	absDir := root
+	if dir != "" {
+		d, err := g.resolver.Resolve(root, dir)
+		if err != nil {
+			return refused(err, dir)
+		}
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			return Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: dir,
+				Reason: fmt.Sprintf("the dir attribute %q is not a directory inside the project", dir),
+				Advice: "create the directory first, or fix the dir attribute (it is relative to the project root)"}
+		}
+		absDir = d
+	}
+	if !g.opts.NoHardBlocks {
+		if d := specs.HardBlock(argv, absDir, g.resolver); d != nil {
+			v := refused(d, d.Arg)
+			v.Dir = absDir
+			return v
+		}
+	}
+	var program string
+	if strings.ContainsRune(argv[0], '/') || strings.ContainsRune(argv[0], filepath.Separator) {
+		p, err := g.resolver.Resolve(absDir, argv[0])
+		if err != nil {
+			return refused(err, argv[0])
+		}
+		program = p
+	}
+	// 3. The user's allowed patterns.
+	if p, ok := g.opts.Commands.MatchAllowed(argv); ok {
+		v := g.runnable(argv, absDir, program)
+		if v.Decision == Deny {
+			return v
+		}
+		v.Rule, v.Reason = RuleAllowedPattern, fmt.Sprintf("allowed by the pattern `%s` in %s", p.Text, g.opts.Commands.Path)
+		return g.untrusted(v)
+	}
+	// 4. Specs and git rules (only for bare names).
+	if program == "" {
+		sv := g.opts.Specs.Check(argv, absDir, g.resolver)
+		switch sv.Outcome {
+		case specs.Allow:
+			return g.untrusted(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
+				Exec: sv.Exec, Env: sv.Env, Dir: absDir})
+		case specs.Deny:
+			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
+		case specs.Ask:
+			v := g.runnable(argv, absDir, program)
+			if v.Decision == Deny {
+				return v
+			}
+			v.Decision, v.Rule, v.Word, v.Reason, v.Advice = Ask, string(sv.Rule), sv.Arg, sv.Reason, sv.Advice
+			v.Why = sv.Reason
+			return v
+		}
+	}
+	// 5. Everything else is asked.
+	v := g.runnable(argv, absDir, program)
+	if v.Decision == Deny {
+		return v
+	}
+	v.Decision, v.Rule = Ask, RuleNotInSpecs
+	v.Why = fmt.Sprintf("`%s` is not in clada's specs", argv[0])
+	v.Reason = v.Why + ", so the person must approve it"
+	v.Advice = fmt.Sprintf("the person can approve it at the prompt or with `clada allow %s`; prefer commands clada's specs allow (see `clada specs`)",
+		parser.QuoteWord(parser.Quote(argv)))
+	return v
+}
+
+// untrusted turns an allow into ask in untrusted mode.
+func (g *Gateway) untrusted(v Verdict) Verdict {
+	if !g.opts.Untrusted || v.Decision != Allow {
+		return v
+	}
+	v.Decision, v.Rule = Ask, RuleUntrusted
+	v.Why = "clada runs in untrusted mode, so every command is asked"
+	v.Reason = v.Why
+	v.Advice = "the person approves each command at the prompt"
+	return v
+}
+
+// runnable returns an allow verdict with the Exec clada would run for a
+// command no spec vouched for: the resolved program, git hardened.
+func (g *Gateway) runnable(argv []string, dir, program string) Verdict {
+	if program == "" {
+		p, ok := g.programs[argv[0]]
+		if !ok {
+			if lp, err := exec.LookPath(argv[0]); err == nil && filepath.IsAbs(lp) {
+				p = lp
+			}
+			g.programs[argv[0]] = p
+		}
+		if p == "" {
+			return Verdict{Decision: Deny, Rule: RuleNotFound, Word: argv[0], Dir: dir,
+				Reason: fmt.Sprintf("`%s` is not an installed program (not found in PATH)", argv[0]),
+				Advice: "use a program that is installed, or ask the person to install it"}
+		}
+		program = p
+	}
+	ex := append([]string{program}, argv[1:]...)
+	var env []string
+	if argv[0] == "git" {
+		ex = append([]string{program}, gitrules.Harden(argv[1:])...)
+		env = gitrules.Env()
+	}
+	return Verdict{Decision: Allow, Exec: ex, Env: env, Dir: dir}
+}
+
+func refused(err error, word string) Verdict {
+	v := Verdict{Decision: Deny, Reason: err.Error(), Word: word}
+	var r refusal
+	if errors.As(err, &r) {
+		v.Rule, v.Advice = r.RuleCode(), r.Hint()
+	}
+	if v.Rule == "" {
+		v.Rule = "error"
+	}
+	return v
+}
+
+// PatternFor is the pattern `always`/`never` writes for argv: the exact
+// command, quoted.
+func PatternFor(argv []string) string { return parser.Quote(argv) }
+
+// ParsePattern is the approve.ParseFunc clada uses: patterns are parsed
+// by the same parser as commands.
+func ParsePattern(s string) ([]string, error) { return parser.Command(s) }

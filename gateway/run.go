@@ -1,0 +1,295 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/clada/clada/approve"
+	"github.com/clada/clada/parser"
+	"github.com/clada/clada/runner"
+)
+
+// RuleCSLSyntax marks a RUN block with a CSL block error.
+const RuleCSLSyntax = "csl-syntax"
+
+// Status is where a RUN block ended up.
+type Status string
+
+// The statuses of a [Result].
+const (
+	StatusPlanned     Status = "planned"      // decided, not executed (dry run, check)
+	StatusRan         Status = "ran"          // started (see Run for how it ended)
+	StatusDenied      Status = "denied"       // refused by a rule
+	StatusNotApproved Status = "not-approved" // asked, and not approved
+	StatusSkipped     Status = "skipped"      // not considered: an earlier failure in its TASKS group, --stop-on-error or Ctrl-C
+)
+
+// Result is one RUN block: where it is, what was decided and, once
+// executed, what happened.
+type Result struct {
+	Source   string   // document path, or "<stdin>"
+	Index    int      // 0-based position among all RUN blocks of the run
+	Line     int      // line of the opening marker
+	Col      int      // column of the offending word, 0 when none
+	WordLine int      // document line of the offending word, 0 when none
+	Group    int      // TASKS group within its document, 0 = standalone
+	Command  string   // the body as written, without surrounding blank lines
+	Argv     []string // the words the model wrote; nil when the body was refused
+	DirAttr  string   // the dir attribute as written
+	Verdict
+
+	Status      Status
+	ApprovedBy  string         // allow rule, "yes", "always", "trust-all"
+	NotApproved string         // approve's reason: "answered no", "timed out", "no terminal" …
+	Skip        string         // why it was skipped
+	Wrote       string         // file written by always/never
+	Run         *runner.Result // set when Status is StatusRan
+}
+
+// Failed reports whether the block counts as a failure for TASKS and
+// --stop-on-error: refused, declined, or ran and did not exit 0.
+func (r *Result) Failed() bool {
+	switch r.Status {
+	case StatusDenied, StatusNotApproved:
+		return true
+	case StatusRan:
+		return !r.Run.OK()
+	}
+	return false
+}
+
+// Plan is every RUN block of every document, decided, plus the CSL
+// errors that stop a run.
+type Plan struct {
+	Results  []*Result
+	Fatal    []*parser.Error // fatal CSL errors, one per broken document
+	Warnings []*parser.Error
+	Skipped  int // WRITE and SEARCH blocks, skipped whole
+}
+
+// OK reports whether every document is valid CSL, the condition for
+// running anything.
+func (p *Plan) OK() bool {
+	if len(p.Fatal) > 0 {
+		return false
+	}
+	for _, r := range p.Results {
+		if r.Rule == RuleCSLSyntax {
+			return false
+		}
+	}
+	return true
+}
+
+// Plan decides every RUN block of docs, in order.
+func (g *Gateway) Plan(docs []*parser.Document) *Plan {
+	p := &Plan{}
+	for _, d := range docs {
+		if d.Fatal != nil {
+			p.Fatal = append(p.Fatal, d.Fatal)
+		}
+		p.Warnings = append(p.Warnings, d.Warnings...)
+		p.Skipped += d.Skipped()
+		for i := range d.Blocks {
+			b := &d.Blocks[i]
+			if b.Kind != parser.KindRun {
+				continue
+			}
+			r := &Result{Source: d.Source, Index: len(p.Results), Line: b.Line, Group: b.Group,
+				Command: strings.Trim(b.Body, "\n"), DirAttr: b.Dir, Status: StatusPlanned}
+			switch {
+			case b.Err != nil:
+				r.Verdict = Verdict{Decision: Deny, Rule: RuleCSLSyntax, Reason: b.Err.Msg,
+					Advice: "fix the block; while any block has a CSL error nothing in the reply runs"}
+			case b.Denied != nil:
+				r.Verdict = parserRefusal(b.Denied)
+				if b.Denied.Line > 0 {
+					r.WordLine, r.Col = b.Line+b.Denied.Line, b.Denied.Col
+				}
+			default:
+				r.Argv = b.Argv
+				r.Verdict = g.Decide(b.Argv, b.Dir)
+			}
+			p.Results = append(p.Results, r)
+		}
+	}
+	return p
+}
+
+// Check decides one command line, parsed exactly as a RUN body, run in
+// dir; it is `clada check`. The result's Source is "<check>" and its line
+// 1; nothing is executed.
+func (g *Gateway) Check(body, dir string) *Result {
+	r := &Result{Source: "<check>", Line: 1, Command: strings.Trim(body, "\n"), DirAttr: dir, Status: StatusPlanned}
+	argv, err := parser.Command(body)
+	var d *parser.DeniedError
+	switch {
+	case errors.As(err, &d):
+		r.Verdict = parserRefusal(d)
+		if d.Line > 0 {
+			r.WordLine, r.Col = d.Line, d.Col
+		}
+	case err != nil:
+		r.Verdict = refused(err, "")
+	default:
+		r.Argv = argv
+		r.Verdict = g.Decide(argv, dir)
+	}
+	return r
+}
+
+// parserRefusal is the deny verdict for a body the parser refused.
+func parserRefusal(d *parser.DeniedError) Verdict {
+	return Verdict{Decision: Deny, Rule: string(d.Rule), Word: d.Word, Reason: d.Reason, Advice: d.Advice}
+}
+
+// Asker asks the person about one command; *approve.Prompter is one.
+type Asker interface {
+	Ask(q approve.Question, timeout time.Duration) (approve.Answer, approve.NoReason, error)
+}
+
+// ExecOptions configure [Gateway.Execute]. The zero value asks nobody
+// (nothing that needs approval runs) and uses the runner's defaults.
+type ExecOptions struct {
+	Asker           Asker            // nil: no terminal, asks are not approved
+	NoAsk           approve.NoReason // why Asker is nil, e.g. "no terminal" or "--no-prompt"
+	TrustAll        bool             // approve every ask (deny stays deny)
+	StopOnError     bool             // stop at the first failure anywhere
+	ApprovalTimeout time.Duration    // 0 = 60 s
+	Runner          runner.Config    // Timeout and MaxOutput; Dir and Env are set per block
+	Diag            io.Writer        // clada's own messages (the file always/never wrote); nil = discard
+}
+
+// Execute runs a valid plan in document order, calling emit for each
+// block as soon as it is finished. It never runs anything when the plan
+// has a CSL error.
+func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func(*Result)) {
+	if !p.OK() {
+		return
+	}
+	if x.Diag == nil {
+		x.Diag = io.Discard
+	}
+	if x.ApprovalTimeout == 0 {
+		x.ApprovalTimeout = 60 * time.Second
+	}
+	type groupKey struct {
+		source string
+		group  int
+	}
+	failedGroup := map[groupKey]int{} // group → index of the block that failed
+	stopped := ""
+	for _, r := range p.Results {
+		key := groupKey{r.Source, r.Group}
+		switch {
+		case ctx.Err() != nil:
+			r.Status, r.Skip = StatusSkipped, "clada was interrupted before this command"
+		case stopped != "":
+			r.Status, r.Skip = StatusSkipped, stopped
+		case r.Group > 0 && failedGroup[key] > 0:
+			r.Status = StatusSkipped
+			r.Skip = fmt.Sprintf("block %d in the same TASKS group was refused, declined or failed", failedGroup[key])
+		default:
+			g.execute(ctx, r, x)
+		}
+		if r.Failed() {
+			if r.Group > 0 && failedGroup[key] == 0 {
+				failedGroup[key] = r.Index + 1
+			}
+			if x.StopOnError && stopped == "" {
+				stopped = fmt.Sprintf("--stop-on-error: block %d was refused, declined or failed", r.Index+1)
+			}
+		}
+		if emit != nil {
+			emit(r)
+		}
+	}
+}
+
+func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
+	switch r.Decision {
+	case Deny:
+		r.Status = StatusDenied
+		return
+	case Allow:
+		r.ApprovedBy = r.Rule
+	case Ask:
+		if !g.approve(r, x) {
+			r.Status = StatusNotApproved
+			return
+		}
+	}
+	cfg := x.Runner
+	cfg.Dir = r.Dir
+	if len(r.Env) > 0 {
+		cfg.Env = append(os.Environ(), r.Env...)
+	}
+	res := runner.Run(ctx, r.Exec, cfg)
+	r.Status, r.Run = StatusRan, &res
+}
+
+// approve asks the person, or applies --trust-all, and records the
+// answer in r.
+func (g *Gateway) approve(r *Result, x ExecOptions) bool {
+	if x.TrustAll {
+		r.ApprovedBy = "trust-all"
+		return true
+	}
+	if x.Asker == nil {
+		r.NotApproved = string(x.NoAsk)
+		if r.NotApproved == "" {
+			r.NotApproved = string(approve.NoTTY)
+		}
+		return false
+	}
+	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why}
+	ans, no, err := x.Asker.Ask(q, x.ApprovalTimeout)
+	if err != nil {
+		r.NotApproved = "prompt failed: " + err.Error()
+		return false
+	}
+	pattern := PatternFor(r.Argv)
+	switch ans {
+	case approve.Yes:
+		r.ApprovedBy = "yes"
+		return true
+	case approve.Always:
+		r.ApprovedBy = "always"
+		g.remember(r, approve.ListAllowed, pattern, x.Diag)
+		return true
+	case approve.Never:
+		r.NotApproved = "answered never"
+		g.remember(r, approve.ListBlocked, pattern, x.Diag)
+		return false
+	}
+	r.NotApproved = string(no)
+	return false
+}
+
+func (g *Gateway) remember(r *Result, list approve.List, pattern string, diag io.Writer) {
+	path, err := approve.Add(g.Root(), list, pattern, ParsePattern)
+	if err != nil {
+		fmt.Fprintf(diag, "clada: error: could not remember `%s`: %v\n", pattern, err)
+		return
+	}
+	r.Wrote = path
+	fmt.Fprintf(diag, "clada: added `%s` to %s in %s\n", pattern, list, path)
+}
+
+// relDir shows an absolute directory relative to the root ("." for the
+// root itself).
+func (g *Gateway) relDir(dir string) string {
+	root := g.Root()
+	if dir == root || dir == "" {
+		return "."
+	}
+	if rel, ok := strings.CutPrefix(dir, root+string(os.PathSeparator)); ok {
+		return rel + "/"
+	}
+	return dir
+}

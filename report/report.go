@@ -1,0 +1,385 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/parser"
+	"github.com/clada/clada/runner"
+)
+
+// Format is an output format of DESIGN.md §8.
+type Format string
+
+// The formats.
+const (
+	Text   Format = "text"
+	JSON   Format = "json"
+	GitHub Format = "github"
+)
+
+// ParseFormat checks a --format value.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case Text, JSON, GitHub:
+		return f, nil
+	}
+	return "", fmt.Errorf("unknown format %q: use text, json or github", s)
+}
+
+// Reporter writes one report. It is not safe for concurrent use.
+type Reporter struct {
+	w      io.Writer
+	format Format
+	dryRun bool
+	err    error
+}
+
+// New returns a Reporter writing format to w. dryRun words the report
+// for a run that executes nothing (dry-run and check).
+func New(w io.Writer, format Format, dryRun bool) *Reporter {
+	return &Reporter{w: w, format: format, dryRun: dryRun}
+}
+
+// Err returns the first write error.
+func (r *Reporter) Err() error { return r.err }
+
+func (r *Reporter) printf(format string, a ...any) {
+	if r.err == nil {
+		_, r.err = fmt.Fprintf(r.w, format, a...)
+	}
+}
+
+// Block reports one RUN block.
+func (r *Reporter) Block(b *gateway.Result) {
+	switch r.format {
+	case JSON:
+		r.json(blockJSON(b))
+	case GitHub:
+		r.githubBlock(b)
+	default:
+		r.textBlock(b)
+	}
+}
+
+// Errors reports the fatal CSL errors of a plan.
+func (r *Reporter) Errors(errs []*parser.Error) {
+	for _, e := range errs {
+		switch r.format {
+		case JSON:
+			r.json(map[string]any{"type": "error", "source": e.Source, "line": e.Line, "message": e.Msg})
+		case GitHub:
+			r.printf("::error file=%s,line=%d,title=%s::%s\n", ghProp(e.Source), e.Line, ghProp("clada: CSL error"), ghData(e.Msg))
+		default:
+			r.printf("%s\n  nothing in the reply runs until this is fixed.\n\n", e.Error())
+		}
+	}
+}
+
+// Summary is the counts of a run.
+type Summary struct {
+	Blocks      int `json:"blocks"`
+	Allow       int `json:"allow"`
+	Ask         int `json:"ask"`
+	Deny        int `json:"deny"`
+	Ran         int `json:"ran"`
+	OK          int `json:"ok"`
+	Failed      int `json:"failed"`
+	Denied      int `json:"denied"`
+	NotApproved int `json:"not_approved"`
+	Skipped     int `json:"skipped"`
+	WriteSearch int `json:"write_search_skipped"`
+	Errors      int `json:"errors"`
+}
+
+// Summarize counts a plan's results.
+func Summarize(p *gateway.Plan) Summary {
+	s := Summary{Blocks: len(p.Results), WriteSearch: p.Skipped, Errors: len(p.Fatal)}
+	for _, b := range p.Results {
+		switch b.Decision {
+		case gateway.Allow:
+			s.Allow++
+		case gateway.Ask:
+			s.Ask++
+		case gateway.Deny:
+			s.Deny++
+		}
+		switch b.Status {
+		case gateway.StatusRan:
+			s.Ran++
+			if b.Run.OK() {
+				s.OK++
+			} else {
+				s.Failed++
+			}
+		case gateway.StatusDenied:
+			s.Denied++
+		case gateway.StatusNotApproved:
+			s.NotApproved++
+		case gateway.StatusSkipped:
+			s.Skipped++
+		}
+	}
+	return s
+}
+
+// Summary writes the last line of the report.
+func (r *Reporter) Summary(s Summary, exitCode int) {
+	switch r.format {
+	case JSON:
+		r.json(struct {
+			Type string `json:"type"`
+			Summary
+			DryRun   bool `json:"dry_run"`
+			ExitCode int  `json:"exit_code"`
+		}{"summary", s, r.dryRun, exitCode})
+	case GitHub:
+		r.printf("::notice title=clada::%s\n", ghData(r.summaryText(s)))
+	default:
+		r.printf("%s\n", r.summaryText(s))
+	}
+}
+
+func (r *Reporter) summaryText(s Summary) string {
+	var parts []string
+	if r.dryRun {
+		parts = append(parts, fmt.Sprintf("dry run, %d RUN block%s: %d allow · %d ask · %d deny", s.Blocks, plural(s.Blocks), s.Allow, s.Ask, s.Deny))
+	} else {
+		parts = append(parts, fmt.Sprintf("%d ran: %d ok, %d failed", s.Ran, s.OK, s.Failed),
+			fmt.Sprintf("%d denied", s.Denied),
+			fmt.Sprintf("%d needs approval", s.NotApproved),
+			fmt.Sprintf("%d skipped", s.Skipped))
+	}
+	if s.WriteSearch > 0 {
+		parts = append(parts, fmt.Sprintf("%d WRITE/SEARCH block%s skipped (clada run does not apply them)", s.WriteSearch, plural(s.WriteSearch)))
+	}
+	if s.Errors > 0 {
+		parts = append(parts, fmt.Sprintf("%d CSL error%s: nothing ran", s.Errors, plural(s.Errors)))
+	}
+	return "summary: " + strings.Join(parts, " · ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func (r *Reporter) json(v any) {
+	if r.err != nil {
+		return
+	}
+	// The encoder writes one line per value; HTML escaping would only
+	// make commands like `a < b` harder to read.
+	enc := json.NewEncoder(r.w)
+	enc.SetEscapeHTML(false)
+	r.err = enc.Encode(v)
+}
+
+type blockOut struct {
+	Type        string   `json:"type"`
+	Index       int      `json:"index"`
+	Source      string   `json:"source"`
+	Line        int      `json:"line"`
+	Group       int      `json:"group,omitempty"`
+	Command     string   `json:"command"`
+	Argv        []string `json:"argv"`
+	Exec        []string `json:"exec"`
+	Dir         string   `json:"dir"`
+	Decision    string   `json:"decision"`
+	Rule        string   `json:"rule"`
+	Word        string   `json:"word,omitempty"`
+	WordLine    int      `json:"word_line,omitempty"`
+	Col         int      `json:"col,omitempty"`
+	Reason      string   `json:"reason"`
+	Advice      string   `json:"advice,omitempty"`
+	Status      string   `json:"status"`
+	NotApproved string   `json:"not_approved,omitempty"`
+	Skip        string   `json:"skipped_because,omitempty"`
+	ApprovedBy  string   `json:"approved_by,omitempty"`
+	Wrote       string   `json:"wrote,omitempty"`
+	// Set when the command ran.
+	Outcome    string  `json:"outcome,omitempty"`
+	ExitCode   *int    `json:"exit_code,omitempty"`
+	Signal     string  `json:"signal,omitempty"`
+	Stdout     *string `json:"stdout,omitempty"`
+	Stderr     *string `json:"stderr,omitempty"`
+	Truncated  *bool   `json:"truncated,omitempty"`
+	Dropped    int64   `json:"dropped_bytes,omitempty"`
+	TimedOut   *bool   `json:"timed_out,omitempty"`
+	DurationMS *int64  `json:"duration_ms,omitempty"`
+	Error      string  `json:"error,omitempty"`
+}
+
+func blockJSON(b *gateway.Result) blockOut {
+	o := blockOut{Type: "block", Index: b.Index, Source: b.Source, Line: b.Line, Group: b.Group,
+		Command: b.Command, Argv: b.Argv, Exec: b.Exec, Dir: dirAttr(b), Decision: string(b.Decision),
+		Rule: b.Rule, Word: b.Word, WordLine: b.WordLine, Col: b.Col, Reason: b.Reason, Advice: b.Advice,
+		Status: string(b.Status), NotApproved: b.NotApproved, Skip: b.Skip, ApprovedBy: b.ApprovedBy, Wrote: b.Wrote}
+	if o.Argv == nil {
+		o.Argv = []string{}
+	}
+	if o.Exec == nil {
+		o.Exec = []string{}
+	}
+	if res := b.Run; res != nil {
+		stdout, stderr := string(res.Stdout), string(res.Stderr)
+		ms := res.Duration.Milliseconds()
+		o.Outcome = res.Status.String()
+		if res.Status == runner.StatusExited {
+			o.ExitCode = &res.ExitCode
+		}
+		o.Signal = res.Signal
+		o.Stdout, o.Stderr = &stdout, &stderr
+		o.Truncated, o.TimedOut = &res.Truncated, &res.TimedOut
+		o.Dropped = res.Dropped
+		o.DurationMS = &ms
+		if res.Err != nil {
+			o.Error = res.Err.Error()
+		}
+	}
+	return o
+}
+
+// dirAttr is the block's directory as the model wrote it ("." for the
+// project root).
+func dirAttr(b *gateway.Result) string {
+	if b.DirAttr == "" {
+		return "."
+	}
+	return b.DirAttr
+}
+
+func (r *Reporter) textBlock(b *gateway.Result) {
+	cmd := b.Command
+	if b.Argv != nil {
+		cmd = parser.Quote(b.Argv)
+	}
+	if strings.Contains(cmd, "\n") {
+		cmd = strings.ReplaceAll(cmd, "\n", "\n      ")
+	}
+	in := ""
+	if b.DirAttr != "" {
+		in = fmt.Sprintf(" (in %s)", b.DirAttr)
+	}
+	r.printf("[%d] %s:%d%s\n    $ %s\n", b.Index+1, b.Source, b.Line, in, cmd)
+	word := ""
+	if b.Word != "" {
+		word = fmt.Sprintf(" `%s`", oneLine(b.Word))
+		if b.WordLine > 0 {
+			word += fmt.Sprintf(" at %d:%d", b.WordLine, b.Col)
+		}
+	}
+	switch b.Status {
+	case gateway.StatusPlanned:
+		r.printf("    %s (rule %s)%s: %s\n", b.Decision, b.Rule, word, b.Reason)
+		if b.Decision != gateway.Allow && b.Advice != "" {
+			r.printf("    do instead: %s\n", b.Advice)
+		}
+	case gateway.StatusDenied:
+		r.printf("    denied, not run (rule %s)%s: %s\n", b.Rule, word, b.Reason)
+		r.printf("    do instead: %s\n", b.Advice)
+	case gateway.StatusNotApproved:
+		r.printf("    not run: needs approval (%s) (rule %s): %s\n", b.NotApproved, b.Rule, b.Reason)
+		r.printf("    do instead: %s\n", b.Advice)
+	case gateway.StatusSkipped:
+		r.printf("    skipped: %s\n", b.Skip)
+	case gateway.StatusRan:
+		r.textRun(b)
+	}
+	r.printf("\n")
+}
+
+func (r *Reporter) textRun(b *gateway.Result) {
+	res := b.Run
+	by := b.ApprovedBy
+	if by == "yes" || by == "always" {
+		by = "approved by the person (" + by + ")"
+	}
+	dur := res.Duration.Round(time.Millisecond).Milliseconds()
+	switch res.Status {
+	case runner.StatusExited:
+		r.printf("    exit %d · %d ms · %s\n", res.ExitCode, dur, by)
+	case runner.StatusStartFailed:
+		r.printf("    could not start: %v · %s\n", res.Err, by)
+	case runner.StatusTimedOut:
+		r.printf("    timed out after %d ms and was killed with its child processes · %s\n", dur, by)
+	case runner.StatusSignaled:
+		r.printf("    killed by %s · %d ms · %s\n", res.Signal, dur, by)
+	case runner.StatusTruncated:
+		r.printf("    output cap reached: killed after %d ms · %s\n", dur, by)
+	default:
+		r.printf("    %s · %d ms · %s\n", res.Status, dur, by)
+	}
+	r.stream("stdout", res.Stdout)
+	r.stream("stderr", res.Stderr)
+	if res.Truncated {
+		r.printf("    truncated: output over the cap was dropped (%d bytes read past it before the kill); narrow the command (head, grep, -n)\n", res.Dropped)
+	}
+}
+
+func (r *Reporter) stream(name string, data []byte) {
+	if len(data) == 0 {
+		r.printf("    %s: (empty)\n", name)
+		return
+	}
+	s := strings.TrimSuffix(string(data), "\n")
+	r.printf("    %s:\n", name)
+	for _, l := range strings.Split(s, "\n") {
+		r.printf("    | %s\n", l)
+	}
+	if !strings.HasSuffix(string(data), "\n") {
+		r.printf("    (no newline at end of %s)\n", name)
+	}
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", "⏎")
+	if len(s) > 80 {
+		s = s[:77] + "…"
+	}
+	return s
+}
+
+func (r *Reporter) githubBlock(b *gateway.Result) {
+	level := ""
+	switch {
+	case b.Decision == gateway.Deny:
+		level = "error"
+	case b.Decision == gateway.Ask:
+		level = "warning"
+	case b.Status == gateway.StatusRan && !b.Run.OK():
+		level = "error"
+	default:
+		return
+	}
+	line := b.Line
+	if b.WordLine > 0 {
+		line = b.WordLine
+	}
+	msg := b.Reason
+	if b.Advice != "" {
+		msg += " — " + b.Advice
+	}
+	col := ""
+	if b.Col > 0 {
+		col = fmt.Sprintf(",col=%d", b.Col)
+	}
+	r.printf("::%s file=%s,line=%d%s,title=%s::%s\n", level, ghProp(b.Source), line, col,
+		ghProp(fmt.Sprintf("clada %s (%s)", b.Decision, b.Rule)), ghData(msg))
+}
+
+// ghData escapes an annotation message as GitHub's toolkit does.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProp escapes an annotation property.
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

@@ -1,0 +1,80 @@
+package specs
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// newFixture builds a project root with the files the examples and tests
+// name, and returns a Resolver for it. Layout:
+//
+//	a.txt b.txt README.md list.txt patterns.txt
+//	dir/a.txt dir/sub/ dir2/ emptydir/
+//	.git/config .git/hooks/ .clada/commands.toml
+//	escape -> /etc            (absolute link out)
+//	dangling -> <outside>/nothere  (dangling link out)
+//	gitlink -> .git           (link into a protected dir)
+//	inlink -> dir             (link inside)
+//	uplink -> ..              (the root's parent)
+//	sibling: <parent>/proj2   (a sibling sharing the root's name as prefix)
+func newFixture(t testing.TB) (*Resolver, string) {
+	t.Helper()
+	base := t.TempDir()
+	root := filepath.Join(base, "proj")
+	outside := filepath.Join(base, "outside")
+	for _, d := range []string{"dir/sub", "dir2", "emptydir", ".git/hooks", ".clada"} {
+		mustMkdir(t, filepath.Join(root, d))
+	}
+	mustMkdir(t, outside)
+	mustMkdir(t, filepath.Join(base, "proj2"))
+	for _, f := range []string{"a.txt", "b.txt", "README.md", "list.txt", "patterns.txt", "dir/a.txt", ".git/config", ".clada/commands.toml"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		"escape":   "/etc",
+		"dangling": filepath.Join(outside, "nothere"),
+		"outlink":  outside,
+		"gitlink":  ".git",
+		"inlink":   "dir",
+		"uplink":   "..",
+		"hooklink": ".git/hooks/pre-commit",
+		"dir/up":   "../..",
+		"loop1":    "loop2",
+		"loop2":    "loop1",
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := NewResolver(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, filepath.Dir(r.Root())
+}
+
+func mustMkdir(t testing.TB, p string) {
+	t.Helper()
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDefaultExamples(t *testing.T) {
+	t.Parallel()
+	s, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := newFixture(t)
+	if err := s.CheckExamples(r); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,298 @@
+package specs
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// pathArg is a path that the command will open, with how it came.
+type pathArg struct {
+	arg   string // as written
+	write bool
+	flag  string // the flag whose value it is, "" for an operand
+}
+
+// parsed is an argv split by a spec.
+type parsed struct {
+	operands  []string  // non-flag words, in order
+	flagPaths []pathArg // values of path-typed flags
+	pattern   bool      // a pattern flag (-e, -f) supplied the pattern
+	target    bool      // an outpath flag (cp -t) names the destination
+}
+
+// parseArgs splits args (argv without argv[0]) as the program would:
+// getopt-style flags with permutation, or find's paths-then-expression.
+func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
+	if sp.tests != nil {
+		return sp.parseFind(args)
+	}
+	var p parsed
+	done := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case done || a == "-" || len(a) < 2 || a[0] != '-':
+			p.operands = append(p.operands, a)
+		case a == "--":
+			done = true
+		case strings.HasPrefix(a, "--"):
+			name, val, eq := strings.Cut(a, "=")
+			t, ok := sp.flags[name]
+			if !ok {
+				return p, sp.unknownFlag(a, name, "")
+			}
+			switch {
+			case t == TypeBool:
+				if eq {
+					return p, sp.flagValueErr(a, name, "takes no value")
+				}
+				continue
+			case t == TypeOpt:
+				continue
+			case !eq:
+				if i+1 >= len(args) {
+					return p, sp.flagValueErr(a, name, "needs a value")
+				}
+				i++
+				val = args[i]
+			}
+			if err := sp.flagValue(&p, a, name, t, val); err != nil {
+				return p, err
+			}
+		default:
+			if sp.numberOption && allDigits(a[1:]) {
+				continue
+			}
+			if t, ok := sp.flags[a]; ok && len(a) > 2 {
+				// A single-dash word flag (xxd -cols, -ps).
+				if t == TypeBool || t == TypeOpt {
+					continue
+				}
+				if i+1 >= len(args) {
+					return p, sp.flagValueErr(a, a, "needs a value")
+				}
+				i++
+				if err := sp.flagValue(&p, a, a, t, args[i]); err != nil {
+					return p, err
+				}
+				continue
+			}
+			if f, ok := sp.forbid[a]; ok && len(a) > 2 {
+				return p, sp.forbidden(a, a, f)
+			}
+			for j := 1; j < len(a); j++ {
+				name := "-" + a[j:j+1]
+				t, ok := sp.flags[name]
+				if !ok {
+					return p, sp.unknownFlag(a, name, a)
+				}
+				if t == TypeBool {
+					continue
+				}
+				rest := a[j+1:]
+				if t == TypeOpt {
+					break
+				}
+				var val string
+				switch {
+				case sp.shortValues == ShortSeparate && rest != "":
+					return p, sp.flagValueErr(a, name, "must end its word, with the value as the next word ("+name+" VALUE)")
+				case rest != "":
+					val = rest
+				case i+1 >= len(args):
+					return p, sp.flagValueErr(a, name, "needs a value")
+				default:
+					i++
+					val = args[i]
+				}
+				if err := sp.flagValue(&p, a, name, t, val); err != nil {
+					return p, err
+				}
+				break
+			}
+		}
+	}
+	return p, nil
+}
+
+// parseFind parses find's command line: leading options from flags, then
+// starting points, then an expression made only of operators and the
+// listed tests.
+func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
+	var p parsed
+	i := 0
+	for ; i < len(args); i++ {
+		t, ok := sp.flags[args[i]]
+		if !ok {
+			break
+		}
+		if t != TypeBool {
+			if i+1 >= len(args) {
+				return p, sp.flagValueErr(args[i], args[i], "needs a value")
+			}
+			i++
+			if err := sp.flagValue(&p, args[i-1], args[i-1], t, args[i]); err != nil {
+				return p, err
+			}
+		}
+	}
+	for ; i < len(args) && !findExprStart(args[i]); i++ {
+		p.operands = append(p.operands, args[i])
+	}
+	for ; i < len(args); i++ {
+		a := args[i]
+		switch a {
+		case "(", ")", "!", ",":
+			continue
+		}
+		t, ok := sp.tests[a]
+		if !ok {
+			if !strings.HasPrefix(a, "-") {
+				return p, &DeniedError{Rule: RuleSpec, Arg: a, Reason: sp.name + ": " + a + " comes after the expression started; starting points must come first", Advice: "put every path before the first test, e.g. find dir -name '*.go'"}
+			}
+			return p, sp.unknownFlag(a, a, "")
+		}
+		if t == TypeBool {
+			continue
+		}
+		if i+1 >= len(args) {
+			return p, sp.flagValueErr(a, a, "needs a value")
+		}
+		i++
+		if err := sp.flagValue(&p, a, a, t, args[i]); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// findExprStart reports whether a starts find's expression, as find
+// itself decides: a word starting with -, or an operator.
+func findExprStart(a string) bool {
+	return strings.HasPrefix(a, "-") && a != "-" || a == "(" || a == ")" || a == "!" || a == ","
+}
+
+// flagValue checks the value of flag name (written as word) and records
+// paths and pattern flags.
+func (sp *spec) flagValue(p *parsed, word, name string, t ValueType, val string) *DeniedError {
+	if sp.patternFlags[name] {
+		p.pattern = true
+	}
+	switch t {
+	case TypeInt:
+		if !validInt(val) {
+			return sp.flagValueErr(word, name, fmt.Sprintf("takes a number, not %q", val))
+		}
+	case TypePath:
+		p.flagPaths = append(p.flagPaths, pathArg{arg: val, flag: name})
+	case TypeOutPath:
+		p.flagPaths = append(p.flagPaths, pathArg{arg: val, write: true, flag: name})
+		p.target = true
+	}
+	return nil
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// validInt accepts what clada treats as a number: an optional sign,
+// decimal digits or 0x and hex digits, then at most three unit letters
+// (10K, 1MiB, 5s). Such a word can never name a path outside the root.
+func validInt(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	n := 0
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		s = s[2:]
+		for n < len(s) && isHex(s[n]) {
+			n++
+		}
+	} else {
+		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+	}
+	if n == 0 {
+		return false
+	}
+	unit := s[n:]
+	if len(unit) > 3 {
+		return false
+	}
+	for i := 0; i < len(unit); i++ {
+		if c := unit[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// unknownFlag denies flag name (in word, in cluster when it came from a
+// combined short flag).
+func (sp *spec) unknownFlag(word, name, cluster string) *DeniedError {
+	if f, ok := sp.forbid[name]; ok {
+		return sp.forbidden(word, name, f)
+	}
+	reason := sp.name + " " + name + " is not in clada's spec for " + sp.name
+	if cluster != "" && cluster != name {
+		reason = sp.name + " " + name + " (in " + cluster + ") is not in clada's spec for " + sp.name
+	}
+	if strings.HasPrefix(name, "--") {
+		reason += "; long options must be written in full, without abbreviation"
+	}
+	return &DeniedError{Rule: RuleUnknownFlag, Arg: word, Reason: reason, Advice: sp.flagAdvice()}
+}
+
+func (sp *spec) forbidden(word, name, why string) *DeniedError {
+	return &DeniedError{
+		Rule:   RuleUnknownFlag,
+		Arg:    word,
+		Reason: sp.name + " " + name + ": " + why,
+		Advice: "leave out " + name + ", or ask the person to run it; " + sp.flagAdvice(),
+	}
+}
+
+func (sp *spec) flagValueErr(word, name, what string) *DeniedError {
+	return &DeniedError{
+		Rule:   RuleFlagValue,
+		Arg:    word,
+		Reason: sp.name + " " + name + " " + what,
+		Advice: "give " + name + " a valid value",
+	}
+}
+
+// flagAdvice lists a few allowed flags.
+func (sp *spec) flagAdvice() string {
+	src := sp.flags
+	what := "flags"
+	if sp.tests != nil {
+		src, what = sp.tests, "tests"
+	}
+	if len(src) == 0 {
+		return sp.name + " takes no flags here"
+	}
+	keys := make([]string, 0, len(src))
+	for k := range src {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) > 14 {
+		keys = append(keys[:14], "…")
+	}
+	return "allowed " + what + " for " + sp.name + ": " + strings.Join(keys, " ")
+}

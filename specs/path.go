@@ -1,0 +1,263 @@
+package specs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// maxLinks bounds symlink expansion in one resolution, as the kernel does
+// (Linux allows 40); beyond it the path is refused rather than looped on.
+const maxLinks = 40
+
+// Resolver confines paths to one project root. It resolves a path the way
+// the kernel will when the command opens it: component by component from
+// the base directory, following every symlink (dangling ones too) before a
+// following ".." is applied. It never cleans a path lexically first, so
+// with escape -> /etc, "escape/../etc/passwd" is /etc/passwd.
+//
+// A Resolver caches what it learns about directories and symlinks, never
+// that a name is missing and never plain files. The cache is only valid
+// while the file system stays as it was: a caller that runs a command
+// between two checks must call [Resolver.Reset] after it, or a directory
+// that the command replaced by a symlink would still be seen as the old
+// directory. A Resolver is not safe for concurrent use.
+type Resolver struct {
+	root string // absolute, symlink-free, cleaned
+	// nodes caches lstat results of absolute symlink-free paths: a
+	// directory (target "") or a symlink (its target, read once).
+	nodes map[string]node
+	// bases caches the resolution of base directories passed to Resolve.
+	bases map[string]string
+}
+
+type node struct {
+	link   bool
+	target string
+}
+
+// NewResolver returns a Resolver for root. root is made absolute and its
+// symlinks are resolved, so that paths are compared with the real
+// location; it must exist.
+func NewResolver(root string) (*Resolver, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, &fs.PathError{Op: "resolver", Path: root, Err: errors.New("not a directory")}
+	}
+	return &Resolver{root: filepath.Clean(real), nodes: map[string]node{}, bases: map[string]string{}}, nil
+}
+
+// Root returns the absolute, symlink-resolved project root.
+func (r *Resolver) Root() string { return r.root }
+
+// Reset forgets everything cached. Call it after running a command, which
+// may have changed the file system.
+func (r *Resolver) Reset() {
+	clear(r.nodes)
+	clear(r.bases)
+}
+
+// Resolve resolves p relative to base (absolute) component by component,
+// following symlinks (dangling too) before applying "..", and returns the
+// absolute resolved path, or a *DeniedError with RulePathOutsideRoot when
+// it leaves the root or starts with "~".
+func (r *Resolver) Resolve(base, p string) (string, error) {
+	res, err := r.resolve(base, p)
+	if err != nil {
+		return "", err
+	}
+	if !r.inside(res) {
+		return "", &DeniedError{
+			Rule:   RulePathOutsideRoot,
+			Arg:    p,
+			Reason: pathOutsideReason(p, res),
+			Advice: "use a path inside the project root " + r.root,
+		}
+	}
+	return res, nil
+}
+
+func pathOutsideReason(p, res string) string {
+	if p == res {
+		return p + " is outside the project root"
+	}
+	return p + " resolves to " + res + ", outside the project root"
+}
+
+// Confine is Resolve plus, when write is true, the protected-path check:
+// a written path may not be a directory named .git or .clada, nor lie
+// inside one, anywhere under the root (nested repositories included). The
+// names are compared without regard to case, because on case-insensitive
+// file systems (macOS, Windows) .GIT is .git.
+func (r *Resolver) Confine(base, p string, write bool) (string, error) {
+	res, err := r.Resolve(base, p)
+	if err != nil || !write {
+		return res, err
+	}
+	if name := r.protected(res); name != "" {
+		return "", &DeniedError{
+			Rule:   RuleProtectedPath,
+			Arg:    p,
+			Reason: p + " is inside " + name + "/, which clada never lets a command write",
+			Advice: "do not change " + name + "/; ask the person to do it",
+		}
+	}
+	return res, nil
+}
+
+// protected returns ".git" or ".clada" when res (inside the root) is, or is
+// inside, such a directory, else "".
+func (r *Resolver) protected(res string) string {
+	rel := strings.TrimPrefix(res, r.root)
+	for _, c := range strings.Split(rel, string(filepath.Separator)) {
+		switch {
+		case strings.EqualFold(c, ".git"):
+			return ".git"
+		case strings.EqualFold(c, ".clada"):
+			return ".clada"
+		}
+	}
+	return ""
+}
+
+// inside reports whether the resolved path res is the root or below it,
+// comparing whole components (/root/proj2 is not inside /root/proj).
+func (r *Resolver) inside(res string) bool {
+	return within(r.root, res)
+}
+
+func within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	if root == string(filepath.Separator) {
+		return strings.HasPrefix(p, root)
+	}
+	return strings.HasPrefix(p, root) && p[len(root)] == filepath.Separator
+}
+
+func tildeError(p string) error {
+	return &DeniedError{
+		Rule:   RulePathOutsideRoot,
+		Arg:    p,
+		Reason: p + " starts with ~, the home directory, outside the project root",
+		Advice: "use a path relative to the project root",
+	}
+}
+
+// resolve is Resolve without the root check. Errors are *DeniedError.
+func (r *Resolver) resolve(base, p string) (string, error) {
+	if strings.HasPrefix(p, "~") {
+		return "", tildeError(p)
+	}
+	if p == "" {
+		return "", &DeniedError{Rule: RuleSpec, Arg: p, Reason: "an empty path names no file", Advice: "write the path out"}
+	}
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", &DeniedError{Rule: RuleSpec, Arg: p, Reason: "a path may not contain NUL", Advice: "write the path out"}
+	}
+	links := 0
+	var start string
+	if filepath.IsAbs(p) {
+		start = string(filepath.Separator)
+	} else {
+		b, ok := r.bases[base]
+		if !ok {
+			if !filepath.IsAbs(base) {
+				return "", &DeniedError{Rule: RulePathOutsideRoot, Arg: base, Reason: "working directory " + base + " is not absolute", Advice: "pass an absolute directory"}
+			}
+			var err error
+			b, err = r.walk(string(filepath.Separator), base, &links)
+			if err != nil {
+				return "", err
+			}
+			r.bases[base] = b
+			links = 0
+		}
+		start = b
+	}
+	return r.walk(start, p, &links)
+}
+
+// walk applies the components of p to cur, a symlink-free absolute path.
+func (r *Resolver) walk(cur, p string, links *int) (string, error) {
+	sep := string(filepath.Separator)
+	rest := p
+	for rest != "" {
+		var c string
+		if i := strings.IndexByte(rest, filepath.Separator); i >= 0 {
+			c, rest = rest[:i], rest[i+1:]
+		} else {
+			c, rest = rest, ""
+		}
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := cur + sep + c
+		if cur == sep {
+			next = sep + c
+		}
+		n, ok := r.nodes[next]
+		if !ok {
+			fi, err := os.Lstat(next)
+			switch {
+			case err != nil:
+				// Missing (or unreadable): nothing to follow; the
+				// name is taken as written. Not cached: a later
+				// command may create it.
+				cur = next
+				continue
+			case fi.Mode()&fs.ModeSymlink != 0:
+				t, err := os.Readlink(next)
+				if err != nil {
+					cur = next
+					continue
+				}
+				n = node{link: true, target: t}
+				r.nodes[next] = n
+			case fi.IsDir():
+				r.nodes[next] = n
+			default:
+				cur = next
+				continue
+			}
+		}
+		if !n.link {
+			cur = next
+			continue
+		}
+		*links++
+		if *links > maxLinks {
+			return "", &DeniedError{Rule: RulePathOutsideRoot, Arg: p, Reason: "too many levels of symbolic links in " + p, Advice: "use a path without a symlink loop"}
+		}
+		// A target is followed as the kernel does: "~x" is a file named
+		// ~x next to the link, never the home directory.
+		from := cur
+		if filepath.IsAbs(n.target) {
+			from = sep
+		}
+		res, err := r.walk(from, n.target, links)
+		if err != nil {
+			return "", err
+		}
+		cur = res
+	}
+	return cur, nil
+}

@@ -1,0 +1,574 @@
+package specs
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/BurntSushi/toml"
+)
+
+//go:embed default.toml
+var defaultTOML []byte
+
+// ValueType is the type of a flag's value or of a find test's argument.
+type ValueType string
+
+// Value types. Keep in sync with the header of default.toml and doc.go.
+const (
+	TypeBool    ValueType = "bool"    // takes no value
+	TypeInt     ValueType = "int"     // [+-]digits or 0xHEX, then at most 3 unit letters (5, -5, +3, 10K, 0x1f)
+	TypeString  ValueType = "string"  // any value, never opened as a file
+	TypeOpt     ValueType = "opt"     // optional value, only attached (--color, --color=auto, -I, -Iseconds)
+	TypePath    ValueType = "path"    // a file the program reads: confined to the root
+	TypeOutPath ValueType = "outpath" // a file the program writes: confined, never in .git/ or .clada/
+)
+
+// UnmarshalText validates a type name, so a bad one is reported with the
+// line and key by the TOML decoder.
+func (t *ValueType) UnmarshalText(b []byte) error {
+	switch v := ValueType(b); v {
+	case TypeBool, TypeInt, TypeString, TypeOpt, TypePath, TypeOutPath:
+		*t = v
+		return nil
+	}
+	return fmt.Errorf("unknown value type %q (want bool, int, string, opt, path or outpath)", string(b))
+}
+
+// Writes says which path operands a command writes.
+type Writes string
+
+// Writes modes.
+const (
+	WritesNone Writes = "none" // reads only (the zero value means none too)
+	WritesAll  Writes = "all"  // every path operand is written (rm, touch, mkdir, mv)
+	WritesLast Writes = "last" // the last of two or more path operands is written (cp)
+)
+
+// UnmarshalText validates a writes mode.
+func (w *Writes) UnmarshalText(b []byte) error {
+	switch v := Writes(b); v {
+	case WritesNone, WritesAll, WritesLast:
+		*w = v
+		return nil
+	}
+	return fmt.Errorf("unknown writes mode %q (want none, all or last)", string(b))
+}
+
+// ShortValues says how a short flag that takes a value gets it.
+type ShortValues string
+
+// ShortValues modes.
+const (
+	ShortAttached ShortValues = "getopt"   // getopt: -n5, -n 5, -an5 (the zero value means getopt too)
+	ShortSeparate ShortValues = "separate" // the flag ends its word and the value is the next word: -L 3, -aL 3 (tree)
+)
+
+// UnmarshalText validates a short_values mode.
+func (s *ShortValues) UnmarshalText(b []byte) error {
+	switch v := ShortValues(b); v {
+	case ShortAttached, ShortSeparate:
+		*s = v
+		return nil
+	}
+	return fmt.Errorf("unknown short_values mode %q (want getopt or separate)", string(b))
+}
+
+// fileSpec is one [commands.NAME] table as written in TOML. It never
+// leaves this package.
+type fileSpec struct {
+	Description      string               `toml:"description"`
+	Flags            map[string]ValueType `toml:"flags"`
+	Forbid           map[string]string    `toml:"forbid"`
+	Positionals      *int                 `toml:"positionals"`
+	PositionalPrefix string               `toml:"positional_prefix"`
+	PatternFlags     []string             `toml:"pattern_flags"`
+	MaxPaths         *int                 `toml:"max_paths"`
+	ExactPaths       *int                 `toml:"exact_paths"`
+	Writes           Writes               `toml:"writes"`
+	TargetDir        bool                 `toml:"target_dir"`
+	Tests            map[string]ValueType `toml:"tests"`
+	NumberOption     bool                 `toml:"number_option"`
+	ShortValues      ShortValues          `toml:"short_values"`
+	Harden           []string             `toml:"harden"`
+	Allow            []string             `toml:"allow"`
+	Deny             []string             `toml:"deny"`
+}
+
+type specFile struct {
+	Commands map[string]fileSpec `toml:"commands"`
+}
+
+// spec is a validated command spec.
+type spec struct {
+	name             string
+	source           string // file the spec came from ("default.toml" or a path)
+	description      string
+	flags            map[string]ValueType
+	forbid           map[string]string
+	positionals      int // leading non-path operands; -1: every operand
+	positionalPrefix string
+	patternFlags     map[string]bool
+	maxPaths         int // -1: unlimited
+	exactPaths       int // -1: not set
+	writes           Writes
+	targetDir        bool
+	tests            map[string]ValueType // nil unless find-style
+	numberOption     bool
+	shortValues      ShortValues
+	harden           []string
+	allow, deny      []string
+}
+
+// Set is the effective set of command specs: the defaults plus the user's
+// overrides. A Set is safe for concurrent use; it caches, per name, where
+// exec.LookPath found the program.
+type Set struct {
+	specs map[string]*spec
+
+	mu   sync.Mutex
+	path map[string]lookResult
+}
+
+type lookResult struct {
+	path string
+	err  error
+}
+
+func newSet(m map[string]*spec) *Set {
+	return &Set{specs: m, path: map[string]lookResult{}}
+}
+
+var defaultOnce = sync.OnceValues(func() (*Set, error) {
+	m, err := parseSpecs("default.toml", defaultTOML)
+	if err != nil {
+		return nil, err
+	}
+	return newSet(m), nil
+})
+
+// Default returns the specs embedded from default.toml. It is parsed once;
+// every call returns the same Set.
+func Default() (*Set, error) { return defaultOnce() }
+
+// Load returns the defaults plus root/.clada/specs.toml when that file
+// exists. A command in the user's file replaces the default spec of the
+// same name as a whole. A malformed file is an error naming file, line and
+// field.
+func Load(root string) (*Set, error) {
+	def, err := Default()
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(root, ".clada", "specs.toml")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return def, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	user, err := parseSpecs(path, data)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]*spec, len(def.specs)+len(user))
+	for k, v := range def.specs {
+		m[k] = v
+	}
+	for k, v := range user {
+		m[k] = v
+	}
+	return newSet(m), nil
+}
+
+// LoadFile returns the specs of one file on its own, without the
+// defaults, for `clada specs --check`.
+func LoadFile(path string) (*Set, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := parseSpecs(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return newSet(m), nil
+}
+
+// Names returns the names of the commands with a spec, sorted.
+func (s *Set) Names() []string {
+	names := make([]string, 0, len(s.specs))
+	for n := range s.specs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// SpecError reports a malformed specs file.
+type SpecError struct {
+	File  string
+	Line  int    // 1-based; 0 when unknown
+	Field string // "commands.head.flags", "" when unknown
+	Msg   string
+}
+
+func (e *SpecError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Field != "" {
+		b.WriteString(e.Field + ": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+func parseSpecs(file string, data []byte) (map[string]*spec, error) {
+	var f specFile
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &SpecError{File: file, Line: pe.Position.Line, Field: pe.LastKey, Msg: pe.Message}
+		}
+		return nil, &SpecError{File: file, Msg: err.Error()}
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		k := und[0]
+		name, field := "", ""
+		if len(k) > 1 {
+			name = k[1]
+		}
+		if len(k) > 2 {
+			field = k[2]
+		}
+		return nil, &SpecError{File: file, Line: lineOf(data, name, field), Field: k.String(), Msg: "unknown field"}
+	}
+	m := make(map[string]*spec, len(f.Commands))
+	var errs []error
+	for _, name := range sortedKeys(f.Commands) {
+		sp, err := buildSpec(name, file, f.Commands[name])
+		if err != nil {
+			err.File = file
+			err.Line = lineOf(data, name, strings.TrimPrefix(err.Field, "commands."+name+"."))
+			errs = append(errs, err)
+			continue
+		}
+		m[name] = sp
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// lineOf finds the line of field in [commands.name] (or of the header when
+// field is "" or not found); 0 when not found. The decoder does not expose
+// key positions, and a spec file is small.
+func lineOf(data []byte, name, field string) int {
+	lines := strings.Split(string(data), "\n")
+	header := -1
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "[commands."+name+"]" || t == `[commands."`+name+`"]` {
+			header = i
+			break
+		}
+	}
+	if header < 0 {
+		return 0
+	}
+	if field != "" {
+		for i := header + 1; i < len(lines); i++ {
+			t := strings.TrimSpace(lines[i])
+			if strings.HasPrefix(t, "[") {
+				break
+			}
+			if strings.HasPrefix(t, field) && strings.HasPrefix(strings.TrimSpace(t[len(field):]), "=") {
+				return i + 1
+			}
+		}
+	}
+	return header + 1
+}
+
+func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
+	field := func(f string) string { return "commands." + name + "." + f }
+	bad := func(f, format string, args ...any) *SpecError {
+		return &SpecError{Field: field(f), Msg: fmt.Sprintf(format, args...)}
+	}
+	if name == "" || strings.ContainsAny(name, "/\\ \t") || strings.HasPrefix(name, "-") {
+		return nil, bad("", "command name %q must be a bare program name", name)
+	}
+	if name == "git" {
+		return nil, bad("", "git is checked by clada's git rules, not by a spec")
+	}
+	if _, ok := Wrapper([]string{name}); ok || isHardBlockedName(name) {
+		return nil, bad("", "%s runs other programs or is hard-blocked; no spec can allow it", name)
+	}
+	sp := &spec{
+		name: name, source: file, description: in.Description,
+		flags: map[string]ValueType{}, forbid: map[string]string{},
+		positionals: 0, positionalPrefix: in.PositionalPrefix,
+		patternFlags: map[string]bool{}, maxPaths: -1, exactPaths: -1,
+		writes: in.Writes, targetDir: in.TargetDir, numberOption: in.NumberOption,
+		shortValues: in.ShortValues, harden: in.Harden, allow: in.Allow, deny: in.Deny,
+	}
+	if sp.writes == "" {
+		sp.writes = WritesNone
+	}
+	if sp.shortValues == "" {
+		sp.shortValues = ShortAttached
+	}
+	for _, k := range sortedKeys(in.Flags) {
+		switch {
+		case strings.HasPrefix(k, "--") && len(k) > 2 && !strings.Contains(k, "="):
+		case len(k) >= 2 && k[0] == '-' && k[1] != '-' && !strings.Contains(k, "="):
+		default:
+			return nil, bad("flags", "flag %q must look like -x, -word or --word", k)
+		}
+		sp.flags[k] = in.Flags[k]
+	}
+	for _, k := range sortedKeys(in.Forbid) {
+		if !strings.HasPrefix(k, "-") {
+			return nil, bad("forbid", "forbidden flag %q must start with -", k)
+		}
+		if _, ok := sp.flags[k]; ok {
+			return nil, bad("forbid", "%s is both in flags and in forbid", k)
+		}
+		if _, ok := in.Tests[k]; ok {
+			return nil, bad("forbid", "%s is both in tests and in forbid", k)
+		}
+		sp.forbid[k] = in.Forbid[k]
+	}
+	if in.Positionals != nil {
+		if *in.Positionals < -1 {
+			return nil, bad("positionals", "must be -1 (every operand) or a count, not %d", *in.Positionals)
+		}
+		sp.positionals = *in.Positionals
+	}
+	for _, f := range in.PatternFlags {
+		if _, ok := sp.flags[f]; !ok {
+			return nil, bad("pattern_flags", "%s is not in flags", f)
+		}
+		sp.patternFlags[f] = true
+	}
+	if in.MaxPaths != nil {
+		if *in.MaxPaths < -1 {
+			return nil, bad("max_paths", "must be -1 (unlimited) or a count, not %d", *in.MaxPaths)
+		}
+		sp.maxPaths = *in.MaxPaths
+	}
+	if in.ExactPaths != nil {
+		if *in.ExactPaths < 0 {
+			return nil, bad("exact_paths", "must be a count, not %d", *in.ExactPaths)
+		}
+		if in.MaxPaths != nil {
+			return nil, bad("exact_paths", "set exact_paths or max_paths, not both")
+		}
+		sp.exactPaths = *in.ExactPaths
+		sp.maxPaths = *in.ExactPaths
+	}
+	if in.Tests != nil {
+		sp.tests = map[string]ValueType{}
+		for _, k := range sortedKeys(in.Tests) {
+			if !strings.HasPrefix(k, "-") || strings.HasPrefix(k, "--") {
+				return nil, bad("tests", "test %q must be a single-dash word like -name", k)
+			}
+			if in.Tests[k] == TypeOpt {
+				return nil, bad("tests", "test %s: opt is not a test type", k)
+			}
+			sp.tests[k] = in.Tests[k]
+		}
+	}
+	for i, ex := range in.Allow {
+		if err := checkExampleShape(name, ex); err != nil {
+			return nil, bad("allow", "example %d: %v", i+1, err)
+		}
+	}
+	for i, ex := range in.Deny {
+		if err := checkExampleShape(name, ex); err != nil {
+			return nil, bad("deny", "example %d: %v", i+1, err)
+		}
+	}
+	return sp, nil
+}
+
+func checkExampleShape(name, ex string) error {
+	argv, err := splitExample(ex)
+	if err != nil {
+		return err
+	}
+	if len(argv) == 0 || argv[0] != name {
+		return fmt.Errorf("%q does not start with %s", ex, name)
+	}
+	return nil
+}
+
+// splitExample splits an example command line into words: blanks separate
+// words, '…' and "…" quote (no escapes inside '…'; \" and \\ inside "…").
+func splitExample(s string) ([]string, error) {
+	var (
+		words []string
+		cur   strings.Builder
+		in    bool // inside a word
+	)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		case c == '\'':
+			in = true
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("unterminated ' in %q", s)
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case c == '"':
+			in = true
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("unterminated \" in %q", s)
+			}
+		default:
+			in = true
+			cur.WriteByte(c)
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+// Print writes the effective spec of name, or of every command when name
+// is "", in a human-readable form for `clada specs [NAME]`.
+func (s *Set) Print(w io.Writer, name string) error {
+	names := s.Names()
+	if name != "" {
+		if _, ok := s.specs[name]; !ok {
+			return fmt.Errorf("no spec for %q (specs exist for: %s)", name, strings.Join(names, ", "))
+		}
+		names = []string{name}
+	}
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		s.specs[n].print(&b)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (sp *spec) print(b *strings.Builder) {
+	fmt.Fprintf(b, "%s  (from %s)\n", sp.name, sp.source)
+	if sp.description != "" {
+		fmt.Fprintf(b, "  %s\n", sp.description)
+	}
+	if len(sp.flags) > 0 {
+		b.WriteString("  flags:")
+		for _, k := range sortedKeys(sp.flags) {
+			if sp.flags[k] == TypeBool {
+				fmt.Fprintf(b, " %s", k)
+			} else {
+				fmt.Fprintf(b, " %s=%s", k, sp.flags[k])
+			}
+		}
+		b.WriteByte('\n')
+	}
+	if sp.numberOption {
+		b.WriteString("  -NUM accepted as an option\n")
+	}
+	if sp.shortValues == ShortSeparate {
+		b.WriteString("  short flags with a value must end their word; the value is the next word\n")
+	}
+	if sp.tests != nil {
+		b.WriteString("  tests:")
+		for _, k := range sortedKeys(sp.tests) {
+			if sp.tests[k] == TypeBool {
+				fmt.Fprintf(b, " %s", k)
+			} else {
+				fmt.Fprintf(b, " %s=%s", k, sp.tests[k])
+			}
+		}
+		b.WriteByte('\n')
+	}
+	switch {
+	case sp.positionals < 0:
+		b.WriteString("  operands: any words, none is a path\n")
+	case sp.positionals > 0:
+		fmt.Fprintf(b, "  operands: %d leading non-path word(s)", sp.positionals)
+		if sp.positionalPrefix != "" {
+			fmt.Fprintf(b, " starting with %q", sp.positionalPrefix)
+		}
+		if len(sp.patternFlags) > 0 {
+			fmt.Fprintf(b, ", none when %s is given", strings.Join(sortedKeys(sp.patternFlags), "/"))
+		}
+		b.WriteString(", then paths\n")
+	}
+	if sp.positionals >= 0 {
+		switch {
+		case sp.exactPaths >= 0:
+			fmt.Fprintf(b, "  paths: exactly %d\n", sp.exactPaths)
+		case sp.maxPaths >= 0:
+			fmt.Fprintf(b, "  paths: at most %d\n", sp.maxPaths)
+		default:
+			b.WriteString("  paths: any number\n")
+		}
+		fmt.Fprintf(b, "  writes: %s", sp.writes)
+		if sp.targetDir {
+			b.WriteString(" (the last path may be a directory receiving the others)")
+		}
+		b.WriteByte('\n')
+	}
+	if len(sp.forbid) > 0 {
+		b.WriteString("  forbidden:\n")
+		for _, k := range sortedKeys(sp.forbid) {
+			fmt.Fprintf(b, "    %s: %s\n", k, sp.forbid[k])
+		}
+	}
+	if len(sp.harden) > 0 {
+		fmt.Fprintf(b, "  always runs with: %s\n", strings.Join(sp.harden, " "))
+	}
+	for _, ex := range sp.allow {
+		fmt.Fprintf(b, "  allow: %s\n", ex)
+	}
+	for _, ex := range sp.deny {
+		fmt.Fprintf(b, "  deny:  %s\n", ex)
+	}
+}

@@ -1,0 +1,89 @@
+package specs
+
+// Rule is the stable machine code of a verdict. Rule codes appear in JSON
+// reports, so they never change.
+type Rule string
+
+// Rule codes produced by this package; git verdicts carry gitrules' codes.
+const (
+	RulePathOutsideRoot Rule = "path-outside-root" // a path resolves outside the project root, or starts with ~
+	RuleProtectedPath   Rule = "protected-path"    // a written path is, or is inside, .git/ or .clada/
+	RuleUnknownFlag     Rule = "unknown-flag"      // a flag the spec does not list (or forbids)
+	RuleFlagValue       Rule = "flag-value"        // a flag value of the wrong type (-n abc), or missing
+	RuleTooManyPaths    Rule = "too-many-paths"    // more paths than max_paths, or not exact_paths
+	RuleSpec            Rule = "spec"              // allowed by a spec (Allow verdicts) or another spec failure
+	RuleHardBlock       Rule = "hard-block"        // DESIGN.md §3 step 1: sudo, rm -rf /, …
+	RuleWrapper         Rule = "wrapper"           // the program runs other programs: Ask
+	RuleNotFound        Rule = "program-not-found" // a spec'd bare name that exec.LookPath cannot find
+)
+
+// Outcome is what a [Verdict] decides.
+type Outcome int
+
+// Outcomes. The zero Outcome is Allow, so a Verdict must always be built
+// with its Outcome set explicitly; this package never returns a zero Verdict.
+const (
+	Allow  Outcome = iota // every flag and path fits the spec
+	Deny                  // a spec or hard block refuses the command
+	Ask                   // the person must decide (wrappers, git subcommands outside the table)
+	NoSpec                // no spec for argv[0]: the gateway decides (ask)
+)
+
+// String returns "allow", "deny", "ask" or "no-spec".
+func (o Outcome) String() string {
+	switch o {
+	case Allow:
+		return "allow"
+	case Deny:
+		return "deny"
+	case Ask:
+		return "ask"
+	case NoSpec:
+		return "no-spec"
+	}
+	return "unknown"
+}
+
+// Verdict is the decision of [Set.Check] for one argv.
+type Verdict struct {
+	Outcome Outcome
+	// Rule is the failing rule for Deny and Ask, RuleSpec (or a gitrules
+	// code as Rule(string(code))) for Allow, "" for NoSpec.
+	Rule   Rule
+	Arg    string   // the offending argument as written; "" for Allow or when the whole command is meant
+	Reason string   // why, for the model: "rm -r removes whole directory trees"
+	Advice string   // what to do instead
+	Exec   []string // Allow only: LookPath-resolved absolute program and the final arguments
+	Env    []string // Allow only: extra environment entries ("K=V"); nil when none
+}
+
+// RuleCode returns the stable rule code.
+func (v Verdict) RuleCode() string { return string(v.Rule) }
+
+// Hint returns the advice for the model.
+func (v Verdict) Hint() string { return v.Advice }
+
+func (v Verdict) denied() *DeniedError {
+	return &DeniedError{Rule: v.Rule, Arg: v.Arg, Reason: v.Reason, Advice: v.Advice}
+}
+
+// DeniedError reports a command, argument or path that this package
+// refuses.
+type DeniedError struct {
+	Rule   Rule   // stable code for the report, e.g. RuleUnknownFlag
+	Arg    string // the offending argument, "" when the whole command is denied
+	Reason string // "find -exec runs other programs"
+	Advice string // "use find without actions, or ask for approval"
+}
+
+func (e *DeniedError) Error() string { return e.Reason }
+
+// RuleCode returns the stable rule code.
+func (e *DeniedError) RuleCode() string { return string(e.Rule) }
+
+// Hint returns the advice for the model.
+func (e *DeniedError) Hint() string { return e.Advice }
+
+func denyVerdict(e *DeniedError) Verdict {
+	return Verdict{Outcome: Deny, Rule: e.Rule, Arg: e.Arg, Reason: e.Reason, Advice: e.Advice}
+}

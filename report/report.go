@@ -297,9 +297,12 @@ func (r *Reporter) textBlock(b *gateway.Result) {
 
 func (r *Reporter) textRun(b *gateway.Result) {
 	res := b.Run
-	by := b.ApprovedBy
-	if by == "yes" || by == "always" {
-		by = "approved by the person (" + by + ")"
+	by := "allowed (" + b.ApprovedBy + ")"
+	switch b.ApprovedBy {
+	case "yes", "always":
+		by = "approved by the person (" + b.ApprovedBy + ")"
+	case "trust-all":
+		by = "approved by --trust-all"
 	}
 	dur := res.Duration.Round(time.Millisecond).Milliseconds()
 	switch res.Status {

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files and scripts")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"clada": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		// argv prints its arguments one per line, so scripts can see
+		// exactly what arrived after clada ran a command.
+		"argv": func() {
+			for _, a := range os.Args[1:] {
+				fmt.Println(a)
+			}
+		},
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script against the
+// real binary. Each script starts in its own project root with .clada/.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("..", "..", "testdata", "script"),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("HOME", "/no-home")
+			env.Setenv("CI", "")
+			return os.MkdirAll(filepath.Join(env.WorkDir, ".clada"), 0o755)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"jsonlines": cmdJSONLines,
+		},
+	})
+}
+
+// TestNoShellInterpreter fails if the clada binary links mvdan.cc/sh's
+// interpreter or expander: clada must contain no shell.
+func TestNoShellInterpreter(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list -deps gave too few packages to be real: %q", deps)
+	}
+	var sawSyntax bool
+	for _, d := range deps {
+		switch d {
+		case "mvdan.cc/sh/v3/interp", "mvdan.cc/sh/v3/expand":
+			t.Errorf("cmd/clada links %s: the binary must contain no shell", d)
+		case "mvdan.cc/sh/v3/syntax":
+			sawSyntax = true
+		}
+	}
+	if !sawSyntax {
+		t.Error("cmd/clada does not link mvdan.cc/sh/v3/syntax; the dependency list is not what it seems")
+	}
+}

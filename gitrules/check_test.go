@@ -1,0 +1,393 @@
+package gitrules
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// checkCase is one table case. in is split on spaces; a case whose words
+// contain spaces sets args instead.
+type checkCase struct {
+	name   string
+	in     string
+	args   []string
+	want   Outcome
+	rule   Rule
+	arg    string   // offending argument for Ask and Deny
+	sub    string   // Verdict.Subcommand
+	paths  []string // Verdict.Paths
+	reason string   // why the case is not obvious
+}
+
+func (c checkCase) argv() []string {
+	if c.args != nil {
+		return c.args
+	}
+	return strings.Fields(c.in)
+}
+
+// got is the part of a Verdict compared by the table.
+type got struct {
+	Outcome    Outcome
+	Rule       Rule
+	Arg        string
+	Subcommand string
+	Paths      []string
+}
+
+var checkCases = []checkCase{
+	// git alone and global options.
+	{name: "git alone prints usage", in: "", want: Allow, reason: "prints help text and changes nothing"},
+	{name: "version", in: "--version", want: Allow, sub: "version"},
+	{name: "version short", in: "-v", want: Allow, sub: "version"},
+	{name: "version build options", in: "--version --build-options", want: Allow, sub: "version"},
+	{name: "version with junk", in: "--version log", want: Deny, rule: RuleGitOption, arg: "log", sub: "version"},
+	{name: "help asks", in: "--help", want: Ask, rule: RuleGitSubcommand, arg: "--help", sub: "help", reason: "help starts man"},
+	{name: "help short asks", in: "-h log", want: Ask, rule: RuleGitSubcommand, arg: "-h", sub: "help"},
+	{name: "no-pager", in: "--no-pager log", want: Allow, sub: "log"},
+	{name: "-P global is no-pager", in: "-P status", want: Allow, sub: "status"},
+	{name: "literal pathspecs", in: "--literal-pathspecs ls-files", want: Allow, sub: "ls-files"},
+	{name: "glob pathspecs", in: "--glob-pathspecs --icase-pathspecs status", want: Allow, sub: "status"},
+	{name: "noglob pathspecs", in: "--noglob-pathspecs log", want: Allow, sub: "log"},
+	{name: "no-replace-objects", in: "--no-replace-objects show", want: Allow, sub: "show"},
+	{name: "no-optional-locks", in: "--no-optional-locks status", want: Allow, sub: "status"},
+	{name: "-c config", in: "-c x=y log", want: Deny, rule: RuleGitOption, arg: "-c"},
+	{name: "-c attached", in: "-ccore.pager=x log", want: Deny, rule: RuleGitOption, arg: "-ccore.pager=x"},
+	{name: "-c pager", in: "-c core.pager=sh log", want: Deny, rule: RuleGitOption, arg: "-c"},
+	{name: "-C dir", in: "-C .. status", want: Deny, rule: RuleGitOption, arg: "-C"},
+	{name: "-C attached", in: "-C.. status", want: Deny, rule: RuleGitOption, arg: "-C.."},
+	{name: "git-dir equals", in: "--git-dir=/x status", want: Deny, rule: RuleGitOption, arg: "--git-dir=/x"},
+	{name: "git-dir separate", in: "--git-dir /x status", want: Deny, rule: RuleGitOption, arg: "--git-dir"},
+	{name: "work-tree", in: "--work-tree=/ status", want: Deny, rule: RuleGitOption, arg: "--work-tree=/"},
+	{name: "exec-path equals", in: "--exec-path=/x", want: Deny, rule: RuleGitOption, arg: "--exec-path=/x"},
+	{name: "exec-path alone", in: "--exec-path", want: Deny, rule: RuleGitOption, arg: "--exec-path"},
+	{name: "namespace", in: "--namespace=x log", want: Deny, rule: RuleGitOption, arg: "--namespace=x"},
+	{name: "config-env", in: "--config-env=core.pager=X log", want: Deny, rule: RuleGitOption, arg: "--config-env=core.pager=X"},
+	{name: "super-prefix", in: "--super-prefix=x/ status", want: Deny, rule: RuleGitOption, arg: "--super-prefix=x/"},
+	{name: "paginate global", in: "-p log", want: Deny, rule: RuleGitOption, arg: "-p"},
+	{name: "paginate long global", in: "--paginate log", want: Deny, rule: RuleGitOption, arg: "--paginate"},
+	{name: "bare", in: "--bare log", want: Deny, rule: RuleGitOption, arg: "--bare"},
+	{name: "list-cmds", in: "--list-cmds=main", want: Deny, rule: RuleGitOption, arg: "--list-cmds=main"},
+	{name: "unknown global", in: "--frobnicate log", want: Deny, rule: RuleGitOption, arg: "--frobnicate"},
+	{name: "global abbreviation is not accepted", in: "--no-pag log", want: Deny, rule: RuleGitOption, arg: "--no-pag", reason: "git matches globals exactly"},
+	{name: "global after allowed global", in: "--no-pager -c a=b log", want: Deny, rule: RuleGitOption, arg: "-c"},
+	{name: "upper-case global", in: "--NO-PAGER log", want: Deny, rule: RuleGitOption, arg: "--NO-PAGER"},
+	{name: "double dash as global", in: "-- log", want: Deny, rule: RuleGitOption, arg: "--"},
+
+	// Subcommands not in the table.
+	{name: "commit asks", in: "commit -m x", want: Ask, rule: RuleGitSubcommand, arg: "commit", sub: "commit"},
+	{name: "push asks", in: "push", want: Ask, rule: RuleGitSubcommand, arg: "push", sub: "push"},
+	{name: "checkout asks", in: "checkout main", want: Ask, rule: RuleGitSubcommand, arg: "checkout", sub: "checkout"},
+	{name: "grep asks", in: "grep -O foo", want: Ask, rule: RuleGitSubcommand, arg: "grep", sub: "grep"},
+	{name: "fetch asks", in: "fetch --upload-pack=x", want: Ask, rule: RuleGitSubcommand, arg: "fetch", sub: "fetch", reason: "the person sees the whole command"},
+	{name: "config asks", in: "config core.pager x", want: Ask, rule: RuleGitSubcommand, arg: "config", sub: "config"},
+	{name: "help subcommand asks", in: "help log", want: Ask, rule: RuleGitSubcommand, arg: "help", sub: "help"},
+	{name: "Status capitalised", in: "Status", want: Ask, rule: RuleGitSubcommand, arg: "Status", sub: "Status", reason: "git has no such command; it could be an alias"},
+	{name: "STATUS upper case", in: "STATUS", want: Ask, rule: RuleGitSubcommand, arg: "STATUS", sub: "STATUS"},
+	{name: "alias-like word", in: "st", want: Ask, rule: RuleGitSubcommand, arg: "st", sub: "st"},
+	{name: "dash word is a subcommand", in: "- log", want: Ask, rule: RuleGitSubcommand, arg: "-", sub: "-"},
+
+	// status
+	{name: "status", in: "status", want: Allow, sub: "status"},
+	{name: "status short branch", in: "status -sb", want: Allow, sub: "status"},
+	{name: "status porcelain v2", in: "status --porcelain=v2 -z", want: Allow, sub: "status"},
+	{name: "status untracked attached", in: "status -uno", want: Allow, sub: "status"},
+	{name: "status untracked long", in: "status --untracked-files=all", want: Allow, sub: "status"},
+	{name: "status abbreviation", in: "status --shor", want: Allow, sub: "status", reason: "parse-options accepts unambiguous prefixes"},
+	{name: "status negation", in: "status --no-short", want: Allow, sub: "status"},
+	{name: "status pathspec", in: "status src", want: Allow, sub: "status", paths: []string{"src"}},
+	{name: "status pathspec after dashdash", in: "status -- ../x", want: Allow, sub: "status", paths: []string{"../x"}},
+	{name: "status unknown flag", in: "status --frob", want: Deny, rule: RuleGitOption, arg: "--frob", sub: "status"},
+	{name: "status bool with value", in: "status --short=1", want: Deny, rule: RuleGitOption, arg: "--short=1", sub: "status"},
+	{name: "status unknown short in cluster", in: "status -sx", want: Deny, rule: RuleGitOption, arg: "-sx", sub: "status"},
+	{name: "status output", in: "status --output=x", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "status"},
+	{name: "status help", in: "status --help", want: Deny, rule: RuleGitOption, arg: "--help", sub: "status"},
+
+	// diff
+	{name: "diff", in: "diff", want: Allow, sub: "diff"},
+	{name: "diff stat rev", in: "diff --stat HEAD~1", want: Allow, sub: "diff", paths: []string{"HEAD~1"}},
+	{name: "diff cached", in: "diff --cached", want: Allow, sub: "diff"},
+	{name: "diff staged name-only", in: "diff --staged --name-only", want: Allow, sub: "diff"},
+	{name: "diff unified attached", in: "diff -U5", want: Allow, sub: "diff"},
+	{name: "diff unified long", in: "diff --unified=0", want: Allow, sub: "diff"},
+	{name: "diff word-diff", in: "diff --word-diff=color", want: Allow, sub: "diff"},
+	{name: "diff stat width", in: "diff --stat=100,40", want: Allow, sub: "diff"},
+	{name: "diff find renames", in: "diff -M50% -C", want: Allow, sub: "diff", reason: "-C after the subcommand is copy detection"},
+	{name: "diff digits", in: "diff -1", want: Allow, sub: "diff"},
+	{name: "diff text", in: "diff --text", want: Allow, sub: "diff", reason: "--text is exact, though a prefix of --textconv"},
+	{name: "diff no-ext-diff", in: "diff --no-ext-diff --no-textconv", want: Allow, sub: "diff"},
+	{name: "diff pickaxe separate", in: "diff -S foo", want: Allow, sub: "diff"},
+	{name: "diff pickaxe attached", in: "diff -Sfoo", want: Allow, sub: "diff"},
+	{name: "diff paths", in: "diff HEAD -- a.go b.go", want: Allow, sub: "diff", paths: []string{"HEAD", "a.go", "b.go"}},
+	{name: "diff filter separate", in: "diff --diff-filter M", want: Allow, sub: "diff"},
+	{name: "diff output equals", in: "diff --output=x", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "diff"},
+	{name: "diff output separate", in: "diff --output x", want: Deny, rule: RuleGitOption, arg: "--output", sub: "diff"},
+	{name: "diff output abbreviated", in: "diff --outp=x", want: Deny, rule: RuleGitOption, arg: "--outp=x", sub: "diff"},
+	{name: "diff output short prefix", in: "diff --o=x", want: Deny, rule: RuleGitOption, arg: "--o=x", sub: "diff"},
+	{name: "diff output upper case", in: "diff --OUTPUT=x", want: Deny, rule: RuleGitOption, arg: "--OUTPUT=x", sub: "diff"},
+	{name: "diff -o has no meaning", in: "diff -ofile", want: Deny, rule: RuleGitOption, arg: "-ofile", sub: "diff"},
+	{name: "diff ext-diff", in: "diff --ext-diff", want: Deny, rule: RuleGitOption, arg: "--ext-diff", sub: "diff"},
+	{name: "diff ext abbreviated", in: "diff --ext", want: Deny, rule: RuleGitOption, arg: "--ext", sub: "diff"},
+	{name: "diff textconv", in: "diff --textconv", want: Deny, rule: RuleGitOption, arg: "--textconv", sub: "diff"},
+	{name: "diff textconv abbreviated", in: "diff --textc", want: Deny, rule: RuleGitOption, arg: "--textc", sub: "diff"},
+	{name: "diff tex ambiguous", in: "diff --tex", want: Deny, rule: RuleGitOption, arg: "--tex", sub: "diff"},
+	{name: "diff no-index", in: "diff --no-index /etc/passwd x", want: Deny, rule: RuleGitOption, arg: "--no-index", sub: "diff"},
+	{name: "diff no-index abbreviated", in: "diff --no-ind a b", want: Deny, rule: RuleGitOption, arg: "--no-ind", sub: "diff"},
+	{name: "diff order file", in: "diff -O/etc/passwd", want: Deny, rule: RuleGitOption, arg: "-O/etc/passwd", sub: "diff"},
+	{name: "diff order file in cluster", in: "diff -pO/x", want: Deny, rule: RuleGitOption, arg: "-pO/x", sub: "diff"},
+	{name: "diff value hides option", in: "diff -S --output=x", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "diff", reason: "a separate value may not look like an option"},
+	{name: "diff value missing", in: "diff -S", want: Deny, rule: RuleGitOption, arg: "-S", sub: "diff"},
+	{name: "diff paginate", in: "diff --paginate", want: Deny, rule: RuleGitOption, arg: "--paginate", sub: "diff"},
+	{name: "diff open-files-in-pager", in: "diff --open-files-in-pager", want: Deny, rule: RuleGitOption, arg: "--open-files-in-pager", sub: "diff"},
+	{name: "diff output after dashdash is a path", in: "diff -- --output=x", want: Allow, sub: "diff", paths: []string{"--output=x"}},
+
+	// log
+	{name: "log", in: "log", want: Allow, sub: "log"},
+	{name: "log oneline", in: "log --oneline --graph --decorate", want: Allow, sub: "log"},
+	{name: "log format", in: "log --format=%H", want: Allow, sub: "log"},
+	{name: "log format with spaces", args: []string{"log", "--format=%h %s"}, want: Allow, sub: "log"},
+	{name: "log n separate", in: "log -n 5", want: Allow, sub: "log"},
+	{name: "log n attached", in: "log -n5", want: Allow, sub: "log"},
+	{name: "log max-count", in: "log --max-count=5", want: Allow, sub: "log"},
+	{name: "log max-count separate", in: "log --max-count 5", want: Allow, sub: "log"},
+	{name: "log number", in: "log -5", want: Allow, sub: "log"},
+	{name: "log -c is combined diff", in: "log -c", want: Allow, sub: "log", reason: "after the subcommand -c is log's flag"},
+	{name: "log -p is patch", in: "log -p", want: Allow, sub: "log", reason: "after the subcommand -p is --patch"},
+	{name: "log -P is perl regexp", in: "log -P --grep=x", want: Allow, sub: "log"},
+	{name: "log since author", in: "log --since=2.weeks --author=bob", want: Allow, sub: "log"},
+	{name: "log grep separate", in: "log --grep fix -i", want: Allow, sub: "log"},
+	{name: "log range and path", in: "log main..HEAD -- src", want: Allow, sub: "log", paths: []string{"main..HEAD", "src"}},
+	{name: "log follow", in: "log --follow -- a.go", want: Allow, sub: "log", paths: []string{"a.go"}},
+	{name: "log line range", in: "log -L 1,5:main.go", want: Allow, sub: "log", paths: []string{"main.go"}},
+	{name: "log line range funcname", in: "log -L:main:main.go", want: Allow, sub: "log", paths: []string{"main.go"}},
+	{name: "log end-of-options", in: "log --end-of-options --output=x", want: Allow, sub: "log", paths: []string{"--output=x"}},
+	{name: "log output after dashdash", in: "log -- --output=x", want: Allow, sub: "log", paths: []string{"--output=x"}},
+	{name: "log output", in: "log --output=x", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "log"},
+	{name: "log out abbreviation", in: "log --out=x", want: Deny, rule: RuleGitOption, arg: "--out=x", sub: "log"},
+	{name: "log outp separate", in: "log --outp x", want: Deny, rule: RuleGitOption, arg: "--outp", sub: "log"},
+	{name: "log show-signature", in: "log --show-signature", want: Deny, rule: RuleGitOption, arg: "--show-signature", sub: "log"},
+	{name: "log exec", in: "log --exec=x", want: Deny, rule: RuleGitOption, arg: "--exec=x", sub: "log"},
+	{name: "log upload-pack", in: "log --upload-pack=x", want: Deny, rule: RuleGitOption, arg: "--upload-pack=x", sub: "log"},
+	{name: "log upload abbreviated", in: "log --upl=x", want: Deny, rule: RuleGitOption, arg: "--upl=x", sub: "log"},
+	{name: "log ext-diff", in: "log -p --ext-diff", want: Deny, rule: RuleGitOption, arg: "--ext-diff", sub: "log"},
+	{name: "log unknown", in: "log --frob", want: Deny, rule: RuleGitOption, arg: "--frob", sub: "log"},
+	{name: "log upper-case option", in: "log --ONELINE", want: Deny, rule: RuleGitOption, arg: "--ONELINE", sub: "log"},
+	{name: "log oneline with value", in: "log --oneline=x", want: Deny, rule: RuleGitOption, arg: "--oneline=x", sub: "log"},
+	{name: "log n value hides option", in: "log -n --output=x", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "log"},
+	{name: "log O in cluster", in: "log -cO", want: Deny, rule: RuleGitOption, arg: "-cO", sub: "log"},
+	{name: "log help", in: "log --help", want: Deny, rule: RuleGitOption, arg: "--help", sub: "log"},
+	{name: "log -h", in: "log -h", want: Deny, rule: RuleGitOption, arg: "-h", sub: "log"},
+	{name: "log bare double dash prefix", in: "log --=x", want: Deny, rule: RuleGitOption, arg: "--=x", sub: "log"},
+
+	// show
+	{name: "show", in: "show", want: Allow, sub: "show"},
+	{name: "show blob", in: "show HEAD:file", want: Allow, sub: "show", paths: []string{"HEAD:file"}},
+	{name: "show stat", in: "show --stat HEAD~2", want: Allow, sub: "show", paths: []string{"HEAD~2"}},
+	{name: "show no patch", in: "show -s --format=%an", want: Allow, sub: "show"},
+	{name: "show name-status", in: "show --name-status", want: Allow, sub: "show"},
+	{name: "show output", in: "show --output=/tmp/x", want: Deny, rule: RuleGitOption, arg: "--output=/tmp/x", sub: "show"},
+	{name: "show textconv", in: "show --textconv HEAD:a", want: Deny, rule: RuleGitOption, arg: "--textconv", sub: "show"},
+
+	// branch
+	{name: "branch", in: "branch", want: Allow, sub: "branch"},
+	{name: "branch all", in: "branch -a", want: Allow, sub: "branch"},
+	{name: "branch remotes", in: "branch -r", want: Allow, sub: "branch"},
+	{name: "branch verbose", in: "branch -v", want: Allow, sub: "branch"},
+	{name: "branch very verbose", in: "branch -vv", want: Allow, sub: "branch"},
+	{name: "branch combined", in: "branch -av", want: Allow, sub: "branch"},
+	{name: "branch list", in: "branch --list", want: Allow, sub: "branch"},
+	{name: "branch list pattern", in: "branch --list feat*", want: Allow, sub: "branch", reason: "patterns are not paths"},
+	{name: "branch -l pattern", in: "branch -l feat", want: Allow, sub: "branch"},
+	{name: "branch show-current", in: "branch --show-current", want: Allow, sub: "branch"},
+	{name: "branch contains", in: "branch --contains HEAD~3", want: Allow, sub: "branch"},
+	{name: "branch contains last", in: "branch --contains", want: Allow, sub: "branch", reason: "defaults to HEAD when last"},
+	{name: "branch merged", in: "branch --merged main", want: Allow, sub: "branch"},
+	{name: "branch no-merged", in: "branch --no-merged", want: Allow, sub: "branch"},
+	{name: "branch format", in: "branch --format=%(refname)", want: Allow, sub: "branch"},
+	{name: "branch sort separate", in: "branch --sort -committerdate", want: Deny, rule: RuleGitOption, arg: "-committerdate", sub: "branch", reason: "write --sort=-committerdate"},
+	{name: "branch sort attached", in: "branch --sort=-committerdate", want: Allow, sub: "branch"},
+	{name: "branch create", in: "branch foo", want: Deny, rule: RuleGitSubcommand, arg: "foo", sub: "branch"},
+	{name: "branch create from", in: "branch foo main", want: Deny, rule: RuleGitSubcommand, arg: "foo", sub: "branch"},
+	{name: "branch create after dashdash", in: "branch -- foo", want: Deny, rule: RuleGitSubcommand, arg: "foo", sub: "branch"},
+	{name: "branch -r with name", in: "branch -r foo", want: Deny, rule: RuleGitSubcommand, arg: "foo", sub: "branch"},
+	{name: "branch delete force", in: "branch -D x", want: Deny, rule: RuleGitOption, arg: "-D", sub: "branch"},
+	{name: "branch delete", in: "branch -d x", want: Deny, rule: RuleGitOption, arg: "-d", sub: "branch"},
+	{name: "branch delete in cluster", in: "branch -dr x", want: Deny, rule: RuleGitOption, arg: "-dr", sub: "branch"},
+	{name: "branch force hidden in cluster", in: "branch -rf x", want: Deny, rule: RuleGitOption, arg: "-rf", sub: "branch"},
+	{name: "branch delete long", in: "branch --delete x", want: Deny, rule: RuleGitOption, arg: "--delete", sub: "branch"},
+	{name: "branch delete abbreviated", in: "branch --del x", want: Deny, rule: RuleGitOption, arg: "--del", sub: "branch"},
+	{name: "branch move", in: "branch -m a b", want: Deny, rule: RuleGitOption, arg: "-m", sub: "branch"},
+	{name: "branch move force", in: "branch -M a b", want: Deny, rule: RuleGitOption, arg: "-M", sub: "branch"},
+	{name: "branch copy", in: "branch -c a b", want: Deny, rule: RuleGitOption, arg: "-c", sub: "branch"},
+	{name: "branch copy force", in: "branch -C a b", want: Deny, rule: RuleGitOption, arg: "-C", sub: "branch"},
+	{name: "branch force", in: "branch -f main HEAD~1", want: Deny, rule: RuleGitOption, arg: "-f", sub: "branch"},
+	{name: "branch set-upstream-to", in: "branch --set-upstream-to=origin/main", want: Deny, rule: RuleGitOption, arg: "--set-upstream-to=origin/main", sub: "branch"},
+	{name: "branch set-upstream abbreviated", in: "branch --set-u=origin/x", want: Deny, rule: RuleGitOption, arg: "--set-u=origin/x", sub: "branch", reason: "ambiguous between two denied options"},
+	{name: "branch -u", in: "branch -u origin/main", want: Deny, rule: RuleGitOption, arg: "-u", sub: "branch"},
+	{name: "branch edit-description", in: "branch --edit-description", want: Deny, rule: RuleGitOption, arg: "--edit-description", sub: "branch"},
+	{name: "branch edit abbreviated", in: "branch --edit", want: Deny, rule: RuleGitOption, arg: "--edit", sub: "branch"},
+	{name: "branch unset-upstream", in: "branch --unset-upstream", want: Deny, rule: RuleGitOption, arg: "--unset-upstream", sub: "branch"},
+	{name: "branch track", in: "branch -t x origin/x", want: Deny, rule: RuleGitOption, arg: "-t", sub: "branch"},
+	{name: "branch contains value hides option", in: "branch --contains -D", want: Deny, rule: RuleGitOption, arg: "-D", sub: "branch"},
+
+	// ls-files
+	{name: "ls-files", in: "ls-files", want: Allow, sub: "ls-files"},
+	{name: "ls-files others", in: "ls-files -o --exclude-standard", want: Allow, sub: "ls-files"},
+	{name: "ls-files cluster", in: "ls-files -cmz", want: Allow, sub: "ls-files"},
+	{name: "ls-files stage", in: "ls-files -s src", want: Allow, sub: "ls-files", paths: []string{"src"}},
+	{name: "ls-files exclude-from is a path", in: "ls-files -o --exclude-from=.gitignore", want: Allow, sub: "ls-files", paths: []string{".gitignore"}},
+	{name: "ls-files -X attached path", in: "ls-files -X/etc/ignore", want: Allow, sub: "ls-files", paths: []string{"/etc/ignore"}, reason: "the caller confines it"},
+	{name: "ls-files exclude pattern", in: "ls-files -x *.o -i -o", want: Allow, sub: "ls-files"},
+	{name: "ls-files with-tree", in: "ls-files --with-tree=HEAD", want: Allow, sub: "ls-files"},
+	{name: "ls-files unknown", in: "ls-files --frob", want: Deny, rule: RuleGitOption, arg: "--frob", sub: "ls-files"},
+	{name: "ls-files output", in: "ls-files --output=x", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "ls-files"},
+
+	// rev-parse
+	{name: "rev-parse head", in: "rev-parse HEAD", want: Allow, sub: "rev-parse", paths: []string{"HEAD"}},
+	{name: "rev-parse git-dir", in: "rev-parse --git-dir", want: Allow, sub: "rev-parse", reason: "after the subcommand --git-dir only prints"},
+	{name: "rev-parse toplevel", in: "rev-parse --show-toplevel", want: Allow, sub: "rev-parse"},
+	{name: "rev-parse abbrev-ref", in: "rev-parse --abbrev-ref HEAD", want: Allow, sub: "rev-parse", paths: []string{"HEAD"}},
+	{name: "rev-parse short", in: "rev-parse --short=8 HEAD", want: Allow, sub: "rev-parse", paths: []string{"HEAD"}},
+	{name: "rev-parse verify quiet", in: "rev-parse -q --verify main", want: Allow, sub: "rev-parse", paths: []string{"main"}},
+	{name: "rev-parse inside work tree", in: "rev-parse --is-inside-work-tree", want: Allow, sub: "rev-parse"},
+	{name: "rev-parse work-tree is not its flag", in: "rev-parse --work-tree", want: Deny, rule: RuleGitOption, arg: "--work-tree", sub: "rev-parse"},
+	{name: "rev-parse parseopt", in: "rev-parse --parseopt", want: Deny, rule: RuleGitOption, arg: "--parseopt", sub: "rev-parse"},
+	{name: "rev-parse output", in: "rev-parse --output=x", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "rev-parse"},
+
+	// blame
+	{name: "blame file", in: "blame main.go", want: Allow, sub: "blame", paths: []string{"main.go"}},
+	{name: "blame rev file", in: "blame HEAD~1 -- main.go", want: Allow, sub: "blame", paths: []string{"HEAD~1", "main.go"}},
+	{name: "blame line range", in: "blame -L 10,20 main.go", want: Allow, sub: "blame", paths: []string{"main.go"}},
+	{name: "blame cluster", in: "blame -wM -C main.go", want: Allow, sub: "blame", paths: []string{"main.go"}},
+	{name: "blame porcelain", in: "blame -p main.go", want: Allow, sub: "blame", paths: []string{"main.go"}, reason: "blame's -p is --porcelain"},
+	{name: "blame ignore-revs-file", in: "blame --ignore-revs-file=.revs a", want: Allow, sub: "blame", paths: []string{".revs", "a"}},
+	{name: "blame contents", in: "blame --contents /etc/passwd a", want: Deny, rule: RuleGitOption, arg: "--contents", sub: "blame"},
+	{name: "blame contents abbreviated", in: "blame --cont=/etc/passwd a", want: Deny, rule: RuleGitOption, arg: "--cont=/etc/passwd", sub: "blame"},
+	{name: "blame textconv", in: "blame --textconv a", want: Deny, rule: RuleGitOption, arg: "--textconv", sub: "blame"},
+	{name: "blame output", in: "blame --output=x a", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "blame"},
+
+	// stash
+	{name: "stash list", in: "stash list", want: Allow, sub: "stash list"},
+	{name: "stash list log options", in: "stash list --oneline -p", want: Allow, sub: "stash list"},
+	{name: "stash show", in: "stash show", want: Allow, sub: "stash show"},
+	{name: "stash show ref", in: "stash show -p stash@{1}", want: Allow, sub: "stash show", paths: []string{"stash@{1}"}},
+	{name: "stash show untracked", in: "stash show --include-untracked --stat", want: Allow, sub: "stash show"},
+	{name: "stash show output", in: "stash show --output=x", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "stash show"},
+	{name: "stash list output", in: "stash list --out=x", want: Deny, rule: RuleGitOption, arg: "--out=x", sub: "stash list"},
+	{name: "stash alone asks", in: "stash", want: Ask, rule: RuleGitSubcommand, arg: "stash", sub: "stash", reason: "creates a stash"},
+	{name: "stash with message asks", in: "stash -m wip", want: Ask, rule: RuleGitSubcommand, arg: "stash", sub: "stash"},
+	{name: "stash push asks", in: "stash push", want: Ask, rule: RuleGitSubcommand, arg: "stash push", sub: "stash push"},
+	{name: "stash pop", in: "stash pop", want: Deny, rule: RuleGitSubcommand, arg: "pop", sub: "stash pop"},
+	{name: "stash apply", in: "stash apply stash@{0}", want: Deny, rule: RuleGitSubcommand, arg: "apply", sub: "stash apply"},
+	{name: "stash drop", in: "stash drop", want: Deny, rule: RuleGitSubcommand, arg: "drop", sub: "stash drop"},
+	{name: "stash clear", in: "stash clear", want: Deny, rule: RuleGitSubcommand, arg: "clear", sub: "stash clear"},
+	{name: "stash branch", in: "stash branch x", want: Deny, rule: RuleGitSubcommand, arg: "branch", sub: "stash branch"},
+	{name: "stash List capitalised", in: "stash List", want: Ask, rule: RuleGitSubcommand, arg: "stash List", sub: "stash List"},
+}
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, tt := range checkCases {
+		if seen[tt.name] {
+			t.Fatalf("duplicate case name %q", tt.name)
+		}
+		seen[tt.name] = true
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			v := Check(tt.argv())
+			want := got{Outcome: tt.want, Rule: tt.rule, Arg: tt.arg, Subcommand: tt.sub, Paths: tt.paths}
+			if diff := cmp.Diff(want, got{v.Outcome, v.Rule, v.Arg, v.Subcommand, v.Paths}); diff != "" {
+				t.Errorf("Check(%q) mismatch (-want +got):\n%s\nreason: %s\nadvice: %s", tt.argv(), diff, v.Reason, v.Advice)
+			}
+			if v.Outcome != Allow && (v.Reason == "" || v.Advice == "") {
+				t.Errorf("Check(%q) = %v without reason or advice: %+v", tt.argv(), v.Outcome, v)
+			}
+			if v.Outcome == Allow && (v.Reason != "" || v.Advice != "" || v.Rule != "") {
+				t.Errorf("Check(%q) allowed with a reason: %+v", tt.argv(), v)
+			}
+		})
+	}
+}
+
+func TestReasons(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in, want string
+	}{
+		{"ask names the subcommand", "push", "git push is not in clada's read-only git table"},
+		{"output writes a file", "log --output=x", "--output writes a file"},
+		{"abbreviation names the full option", "diff --out=x", "--out (abbreviating --output) writes a file"},
+		{"global -c", "-c a=b log", "global option -c sets git configuration, which can name programs for git to run"},
+		{"branch creation", "branch foo", "git branch foo creates a branch"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if diff := cmp.Diff(tt.want, Check(strings.Fields(tt.in)).Reason); diff != "" {
+				t.Errorf("Check(%q).Reason mismatch (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestUnknownOptionAdviceListsAllowed(t *testing.T) {
+	t.Parallel()
+	v := Check([]string{"log", "--frob"})
+	if !strings.Contains(v.Advice, "--oneline") {
+		t.Errorf("advice %q does not list allowed log options", v.Advice)
+	}
+}
+
+func TestVerdictErr(t *testing.T) {
+	t.Parallel()
+	if err := Check([]string{"status"}).Err(); err != nil {
+		t.Errorf("Err() of an allowed command = %v, want nil", err)
+	}
+	err := Check([]string{"diff", "--ext-diff"}).Err()
+	var de *DeniedError
+	if !errors.As(err, &de) {
+		t.Fatalf("Err() = %v, want *DeniedError", err)
+	}
+	want := &DeniedError{Rule: RuleGitOption, Arg: "--ext-diff",
+		Reason: "--ext-diff runs the external diff program named in git configuration",
+		Advice: "drop the option: clada shows git's own diff"}
+	if diff := cmp.Diff(want, de); diff != "" {
+		t.Errorf("DeniedError mismatch (-want +got):\n%s", diff)
+	}
+	if de.RuleCode() != "git-option" || de.Hint() != want.Advice {
+		t.Errorf("RuleCode/Hint = %q/%q", de.RuleCode(), de.Hint())
+	}
+}
+
+func TestOutcomeString(t *testing.T) {
+	t.Parallel()
+	got := []string{Allow.String(), Ask.String(), Deny.String(), Outcome(7).String()}
+	if diff := cmp.Diff([]string{"allow", "ask", "deny", "Outcome(7)"}, got); diff != "" {
+		t.Errorf("Outcome.String mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestTablesKeepDeniedOptions guards the abbreviation screening: every
+// subcommand table must know the denied options, or "--out" would be unknown
+// in one table and resolve to something harmless in another.
+func TestTablesKeepDeniedOptions(t *testing.T) {
+	t.Parallel()
+	all := []*table{stashListTable, stashShowTable}
+	for _, tb := range tables {
+		all = append(all, tb)
+	}
+	for _, tb := range all {
+		for name := range alwaysDeniedLong {
+			if o, ok := tb.long[name]; !ok || o.kind != kDeny {
+				t.Errorf("table %s: --%s is not denied", tb.name, name)
+			}
+		}
+		if o := tb.short['O']; o.kind != kDeny {
+			t.Errorf("table %s: -O is not denied", tb.name)
+		}
+	}
+}

@@ -1,6 +1,40 @@
 package specs
 
-// checkGit: TODO waits for package gitrules.
+import (
+	"fmt"
+
+	"github.com/clada/clada/gitrules"
+)
+
+// checkGit decides git through gitrules: its Ask and Deny carry gitrules'
+// rule codes; on Allow every path git will open is confined (read), Exec
+// is the resolved git plus gitrules.Harden(args), and Env gitrules.Env().
 func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
-	return Verdict{Outcome: NoSpec}
+	args := argv[1:]
+	gv := gitrules.Check(args)
+	switch gv.Outcome {
+	case gitrules.Allow:
+	case gitrules.Ask:
+		return Verdict{Outcome: Ask, Rule: Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice}
+	default:
+		return Verdict{Outcome: Deny, Rule: Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice}
+	}
+	for _, p := range gv.Paths {
+		if _, err := r.Resolve(dir, p); err != nil {
+			return denyErr(err)
+		}
+	}
+	prog, err := s.lookPath("git")
+	if err != nil {
+		return Verdict{Outcome: Deny, Rule: RuleNotFound, Arg: "git", Reason: fmt.Sprintf("git is not installed: %v", err), Advice: "ask the person to install git"}
+	}
+	hardened := gitrules.Harden(args)
+	exec := make([]string, 0, 1+len(hardened))
+	exec = append(exec, prog)
+	exec = append(exec, hardened...)
+	reason := "git is allowed by clada's git rules"
+	if gv.Subcommand != "" {
+		reason = "git " + gv.Subcommand + " is allowed by clada's git rules"
+	}
+	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: gitrules.Env()}
 }

@@ -1,0 +1,223 @@
+package specs
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// testSet returns the default specs with tree and rg "installed", so that
+// their specs can be tested where they are missing.
+func testSet(t testing.TB) *Set {
+	t.Helper()
+	def, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSet(def.specs)
+	s.path["tree"] = lookResult{path: "/usr/bin/tree"}
+	s.path["rg"] = lookResult{path: "/usr/bin/rg"}
+	return s
+}
+
+type checkCase struct {
+	in   string  // command line, split like spec examples
+	dir  string  // relative to the root; "" is the root
+	want Outcome // expected outcome
+	rule Rule    // expected rule
+	arg  string  // expected Arg when not ""
+}
+
+func allow(in string) checkCase { return checkCase{in: in, want: Allow, rule: RuleSpec} }
+func deny(in string, rule Rule) checkCase {
+	return checkCase{in: in, want: Deny, rule: rule}
+}
+func denyArg(in string, rule Rule, arg string) checkCase {
+	return checkCase{in: in, want: Deny, rule: rule, arg: arg}
+}
+
+var checkCases = []checkCase{
+	// cat
+	allow("cat a.txt"), allow("cat -n a.txt b.txt"), allow("cat -An a.txt"), allow("cat --number a.txt"),
+	allow("cat -- -n"), allow("cat -"), allow("cat .git/config"), allow("cat dir/../a.txt"),
+	allow("cat inlink/a.txt"), allow("cat dir/up/proj/a.txt"), allow("cat a.txt -n"),
+	denyArg("cat /etc/passwd", RulePathOutsideRoot, "/etc/passwd"), deny("cat ~/.ssh/id_rsa", RulePathOutsideRoot),
+	deny("cat ../x", RulePathOutsideRoot), denyArg("cat -z a.txt", RuleUnknownFlag, "-z"),
+	denyArg("cat -nz a.txt", RuleUnknownFlag, "-nz"), deny("cat --num a.txt", RuleUnknownFlag),
+	deny("cat escape/passwd", RulePathOutsideRoot), deny("cat escape/../etc/passwd", RulePathOutsideRoot),
+	deny("cat --number=1 a.txt", RuleFlagValue), deny("cat uplink/proj2/x", RulePathOutsideRoot), deny("cat -N a.txt", RuleUnknownFlag),
+	// head / tail
+	allow("head a.txt"), allow("head -n 5 README.md"), allow("head -n5 a.txt b.txt"), allow("head -5 a.txt"),
+	allow("head --lines=3 a.txt"), allow("head --lines 3 a.txt"), allow("head -n -5 a.txt"), allow("head -c 1K a.txt"),
+	allow("head -qn3 a.txt"), allow("head -n 0x10 a.txt"),
+	deny("head -x a.txt", RuleUnknownFlag), deny("head /etc/passwd", RulePathOutsideRoot), denyArg("head -n abc a.txt", RuleFlagValue, "-n"),
+	deny("head -n", RuleFlagValue), deny("head --lines=x a.txt", RuleFlagValue), deny("head --line=3 a.txt", RuleUnknownFlag),
+	deny("head --quiet=yes a.txt", RuleFlagValue), deny("head -n /etc/passwd", RuleFlagValue), deny("head -n ../x", RuleFlagValue),
+	allow("tail -n +3 a.txt"), allow("tail --lines=+2 a.txt"), allow("tail -5 a.txt"), allow("tail -qn 2 a.txt b.txt"),
+	allow("tail -c 10 a.txt"), allow("tail -n5 a.txt"), allow("tail a.txt"), allow("tail -v a.txt"),
+	deny("tail -f a.txt", RuleUnknownFlag), deny("tail -nf a.txt", RuleFlagValue), deny("tail -qf a.txt", RuleUnknownFlag),
+	deny("tail -F a.txt", RuleUnknownFlag), deny("tail --follow a.txt", RuleUnknownFlag), deny("tail --follow=name a.txt", RuleUnknownFlag),
+	deny("tail --fol a.txt", RuleUnknownFlag), deny("tail a.txt -f", RuleUnknownFlag),
+	// grep
+	allow("grep foo a.txt"), allow("grep -rn TODO ."), allow("grep -e foo -e bar a.txt"), allow("grep -f patterns.txt a.txt"),
+	allow("grep -- -x a.txt"), allow("grep -C3 foo a.txt"), allow("grep --include=*.go -r foo dir"), allow("grep /etc/passwd a.txt"),
+	allow("grep -e /etc/passwd"), allow("grep -efoo a.txt"), allow("grep --regexp=/etc a.txt"), allow("grep --color foo a.txt"),
+	deny("grep foo /etc/passwd", RulePathOutsideRoot), denyArg("grep -f /etc/shadow a.txt", RulePathOutsideRoot, "/etc/shadow"),
+	deny("grep --file=/etc/passwd a.txt", RulePathOutsideRoot), deny("grep --file /etc/passwd a.txt", RulePathOutsideRoot),
+	deny("grep -f/etc/passwd a.txt", RulePathOutsideRoot), deny("grep -R foo .", RuleUnknownFlag), deny("grep -rR foo .", RuleUnknownFlag),
+	deny("grep -e foo /etc/passwd", RulePathOutsideRoot), deny("grep --regex=foo a.txt", RuleUnknownFlag), deny("grep -y foo a.txt", RuleUnknownFlag),
+	deny("grep --dereference-recursive foo", RuleUnknownFlag), deny("grep -A x foo a.txt", RuleFlagValue), deny("grep foo a.txt ~", RulePathOutsideRoot),
+	// rg
+	allow("rg foo"), allow("rg foo dir"), allow("rg -n foo a.txt"), allow("rg -e foo -e bar ."), allow("rg -tgo foo"),
+	allow("rg --files"), allow("rg -uu foo"), allow("rg /etc/passwd"), allow("rg -C2 foo a.txt"), allow("rg -i -g *.go foo"),
+	deny("rg --pre cat foo", RuleUnknownFlag), deny("rg --pre=cat foo", RuleUnknownFlag), deny("rg --pr cat foo", RuleUnknownFlag),
+	deny("rg -z foo", RuleUnknownFlag), deny("rg -iz foo", RuleUnknownFlag), deny("rg --search-zip foo", RuleUnknownFlag),
+	deny("rg -L foo", RuleUnknownFlag), deny("rg --follow foo", RuleUnknownFlag), deny("rg foo /etc", RulePathOutsideRoot),
+	deny("rg -f /etc/passwd", RulePathOutsideRoot), deny("rg --ignore-file=/etc/x foo", RulePathOutsideRoot), deny("rg -PRE foo", RuleUnknownFlag),
+	// find
+	allow("find"), allow("find ."), allow("find dir -name *.go"), allow("find . -type f -name a.txt"), allow("find . -maxdepth 2 -type d"),
+	allow("find . ( -name a -o -name b ) -print"), allow("find . ! -name *.tmp"), allow("find . -newer a.txt"), allow("find -P . -name x"),
+	allow("find dir a.txt -mtime -3"), allow("find . -path ./dir -prune -o -print"), allow("find . -name -exec"), allow("find . -printf %p\\n"),
+	deny("find . -exec rm {} ;", RuleUnknownFlag), deny("find . -execdir ls ;", RuleUnknownFlag), deny("find . -ok rm {} ;", RuleUnknownFlag),
+	deny("find . -okdir rm {} ;", RuleUnknownFlag), deny("find . -delete", RuleUnknownFlag), deny("find . -fprint out.txt", RuleUnknownFlag),
+	deny("find . -fprint0 out.txt", RuleUnknownFlag), deny("find . -fprintf out %p", RuleUnknownFlag), deny("find . -fls out", RuleUnknownFlag),
+	deny("find /", RulePathOutsideRoot), deny("find /etc -name passwd", RulePathOutsideRoot), deny("find -L .", RuleUnknownFlag),
+	deny("find . -follow", RuleUnknownFlag), deny("find . -newer /etc/passwd", RulePathOutsideRoot), deny("find . -name x dir", RuleSpec),
+	deny("find . -maxdepth x", RuleFlagValue), deny("find . -Delete", RuleUnknownFlag), deny("find . --exec x", RuleUnknownFlag),
+	deny("find . -name", RuleFlagValue), deny("find . -not -delete", RuleUnknownFlag), deny("find . ( -exec x ; )", RuleUnknownFlag),
+	deny("find .. -name x", RulePathOutsideRoot), deny("find -- -delete", RuleUnknownFlag),
+	// ls
+	allow("ls"), allow("ls -la"), allow("ls -la dir"), allow("ls --color=never"), allow("ls --color"), allow("ls -R dir"),
+	allow("ls -w 80"), allow("ls .git"), allow("ls -- -x"), allow("ls -lt --time-style=long-iso"), allow("ls -w80 -1"),
+	deny("ls /", RulePathOutsideRoot), deny("ls /etc", RulePathOutsideRoot), deny("ls ~", RulePathOutsideRoot), deny("ls ~root", RulePathOutsideRoot),
+	deny("ls ..", RulePathOutsideRoot), deny("ls -L", RuleUnknownFlag), deny("ls -lL", RuleUnknownFlag), deny("ls -y", RuleUnknownFlag),
+	deny("ls --colour", RuleUnknownFlag), deny("ls -w abc", RuleFlagValue), deny("ls escape", RulePathOutsideRoot),
+	deny("ls outlink", RulePathOutsideRoot), deny("ls uplink", RulePathOutsideRoot), deny("ls --dereference", RuleUnknownFlag),
+	// pwd, whoami, uname
+	allow("pwd"), allow("pwd -P"), allow("pwd --"), deny("pwd x", RuleTooManyPaths), deny("pwd -x", RuleUnknownFlag),
+	deny("pwd --phys", RuleUnknownFlag), allow("whoami"), deny("whoami x", RuleTooManyPaths), deny("whoami -u", RuleUnknownFlag),
+	allow("uname -a"), allow("uname -sr"), deny("uname -az", RuleUnknownFlag), deny("uname x", RuleTooManyPaths),
+	// tree
+	allow("tree"), allow("tree dir"), allow("tree -L 2"), allow("tree -aL 2"), allow("tree -I node_modules"), allow("tree -P *.go dir"),
+	allow("tree --dirsfirst -h"), allow("tree -d --noreport"),
+	deny("tree -o out.txt", RuleUnknownFlag), deny("tree -ao out.txt", RuleUnknownFlag), deny("tree -L2", RuleFlagValue),
+	denyArg("tree -Lo 3 x", RuleFlagValue, "-Lo"), deny("tree -Po x .git/config", RuleFlagValue), deny("tree -R", RuleUnknownFlag),
+	deny("tree -l", RuleUnknownFlag), deny("tree /", RulePathOutsideRoot), deny("tree -L x", RuleFlagValue), deny("tree --output=x", RuleUnknownFlag),
+	// wc, diff, file, stat, realpath
+	allow("wc -l a.txt b.txt"), allow("wc --files0-from=list.txt"), deny("wc --files0-from=/etc/x", RulePathOutsideRoot), deny("wc --line a.txt", RuleUnknownFlag),
+	allow("diff a.txt b.txt"), allow("diff -u a.txt b.txt"), allow("diff -U3 a.txt b.txt"), allow("diff --unified=5 a.txt b.txt"), allow("diff -ru dir dir2"),
+	deny("diff a.txt", RuleTooManyPaths), deny("diff a.txt b.txt c.txt", RuleTooManyPaths), deny("diff a.txt /etc/passwd", RulePathOutsideRoot),
+	deny("diff --to-file=/etc a.txt", RuleUnknownFlag), deny("diff -X /etc/x a.txt b.txt", RulePathOutsideRoot), deny("diff --unif a.txt b.txt", RuleUnknownFlag),
+	allow("file -bi a.txt"), deny("file -C", RuleUnknownFlag), deny("file -bC a.txt", RuleUnknownFlag), deny("file -m /etc/magic a.txt", RuleUnknownFlag),
+	allow("stat -c %s a.txt"), allow("stat -Lc %s a.txt"), deny("stat -c", RuleFlagValue), deny("stat /etc/passwd", RulePathOutsideRoot),
+	allow("realpath --relative-to=dir a.txt"), allow("realpath -m missing/x"), deny("realpath --relative-to=/ a.txt", RulePathOutsideRoot), deny("realpath escape", RulePathOutsideRoot),
+	// xxd
+	allow("xxd a.txt"), allow("xxd -l 64 a.txt"), allow("xxd -l64 a.txt"), allow("xxd -c 8 -g 1 a.txt"), allow("xxd -ps a.txt"),
+	allow("xxd -s 0x10 a.txt"), allow("xxd -s -16 a.txt"), allow("xxd -len 16 a.txt"), allow("xxd -cols 4 a.txt"),
+	deny("xxd -r a.txt", RuleUnknownFlag), deny("xxd -r a.txt out.bin", RuleUnknownFlag), deny("xxd -pr a.txt", RuleUnknownFlag),
+	deny("xxd -rp a.txt", RuleUnknownFlag), deny("xxd -revert a.txt", RuleUnknownFlag), deny("xxd -ar a.txt", RuleUnknownFlag),
+	deny("xxd a.txt out.txt", RuleTooManyPaths), deny("xxd /etc/passwd", RulePathOutsideRoot), deny("xxd -l x a.txt", RuleFlagValue),
+	deny("xxd -R", RuleFlagValue), deny("xxd -s -r a.txt", RuleFlagValue),
+	// mkdir, touch
+	allow("mkdir newdir"), allow("mkdir -p a/b/c"), allow("mkdir -m 755 x"), allow("mkdir dir/sub/new"), allow("mkdir inlink/new"),
+	deny("mkdir /tmp/x", RulePathOutsideRoot), deny("mkdir .git/x", RuleProtectedPath), deny("mkdir -p .clada/x", RuleProtectedPath),
+	deny("mkdir .GIT/hooks", RuleProtectedPath), deny("mkdir dir/sub/.git", RuleProtectedPath), deny("mkdir escape/x", RulePathOutsideRoot),
+	deny("mkdir .git", RuleProtectedPath), deny("mkdir .clada", RuleProtectedPath), deny("mkdir -Z d", RuleUnknownFlag),
+	allow("touch a.txt"), allow("touch new.txt dir/new.txt"), allow("touch -r b.txt a.txt"), allow("touch -d 2020-01-01 a.txt"),
+	allow("touch dir/../c.txt"),
+	deny("touch .clada/commands.toml", RuleProtectedPath), deny("touch .git/hooks/pre-commit", RuleProtectedPath),
+	deny("touch gitlink/config", RuleProtectedPath), deny("touch hooklink", RuleProtectedPath), deny("touch dangling", RulePathOutsideRoot),
+	deny("touch -r /etc/passwd a.txt", RulePathOutsideRoot), deny("touch outlink/new", RulePathOutsideRoot), deny("touch dir/up/proj2/x", RulePathOutsideRoot),
+	deny("touch ./.git/../.git/config", RuleProtectedPath), deny("touch dir/../.clada/x", RuleProtectedPath),
+	// cp
+	allow("cp a.txt b.txt"), allow("cp a.txt dir"), allow("cp -r dir dir2"), allow("cp -a dir newdir"), allow("cp a.txt b.txt dir"),
+	allow("cp -t dir a.txt b.txt"), allow("cp --target-directory=dir a.txt"), allow("cp .git/config x.txt"), allow("cp -rv dir x"),
+	allow("cp -- a.txt c.txt"),
+	deny("cp a.txt /tmp/x", RulePathOutsideRoot), deny("cp /etc/passwd a.txt", RulePathOutsideRoot), deny("cp a.txt .git/config", RuleProtectedPath),
+	deny("cp a.txt .clada/", RuleProtectedPath), deny("cp a.txt .clada", RuleProtectedPath), deny("cp -t .git a.txt", RuleProtectedPath),
+	deny("cp -t.git a.txt", RuleProtectedPath), deny("cp --target-directory=.git/hooks a.txt", RuleProtectedPath),
+	deny("cp --target-directory .git/hooks a.txt", RuleProtectedPath), deny("cp a.txt ../x", RulePathOutsideRoot),
+	deny("cp -L dir x", RuleUnknownFlag), deny("cp -rL dir x", RuleUnknownFlag), deny("cp a.txt escape/", RulePathOutsideRoot),
+	deny("cp a.txt gitlink/hooks/pre-commit", RuleProtectedPath), deny("cp a.txt hooklink", RuleProtectedPath),
+	deny("cp --dereference dir x", RuleUnknownFlag), deny("cp --deref dir x", RuleUnknownFlag),
+	// mv
+	allow("mv a.txt b.txt"), allow("mv a.txt dir"), allow("mv -t dir a.txt"), allow("mv -n a.txt dir/"), allow("mv a.txt b.txt dir"),
+	deny("mv a.txt /tmp/x", RulePathOutsideRoot), deny("mv .git/config x", RuleProtectedPath), deny("mv x .git/hooks/pre-commit", RuleProtectedPath),
+	deny("mv .clada/commands.toml x", RuleProtectedPath), deny("mv -t .git a.txt", RuleProtectedPath), deny("mv a.txt gitlink/x", RuleProtectedPath),
+	deny("mv a.txt ../x", RulePathOutsideRoot), deny("mv escape/x a.txt", RulePathOutsideRoot), deny("mv .git x", RuleProtectedPath),
+	// rm
+	allow("rm a.txt"), allow("rm a.txt b.txt"), allow("rm -v a.txt"), allow("rm -d emptydir"), allow("rm -- -x"), allow("rm -iv a.txt"),
+	allow("rm --dir emptydir"), allow("rm dir/a.txt"),
+	denyArg("rm -r dir", RuleUnknownFlag, "-r"), denyArg("rm -rf dir", RuleUnknownFlag, "-rf"), deny("rm -fr dir", RuleUnknownFlag),
+	deny("rm -f a.txt", RuleUnknownFlag), deny("rm -vf a.txt", RuleUnknownFlag), deny("rm --force a.txt", RuleUnknownFlag),
+	deny("rm --recursive dir", RuleUnknownFlag), deny("rm -R dir", RuleUnknownFlag), deny("rm a.txt -rf", RuleUnknownFlag),
+	deny("rm --rec dir", RuleUnknownFlag), deny("rm --force=1 a.txt", RuleUnknownFlag), deny("rm -Rf dir", RuleUnknownFlag),
+	deny("rm /etc/passwd", RulePathOutsideRoot), deny("rm .git/config", RuleProtectedPath), deny("rm .clada/commands.toml", RuleProtectedPath),
+	deny("rm ../x", RulePathOutsideRoot), deny("rm escape/passwd", RulePathOutsideRoot), deny("rm .Git/index", RuleProtectedPath),
+	deny("rm -r .", RuleUnknownFlag), deny("rm gitlink/index", RuleProtectedPath), deny("rm --no-preserve-root x", RuleUnknownFlag),
+	// echo, printf, which, basename, dirname
+	allow("echo hello"), allow("echo /etc/passwd"), allow("echo ~"), allow("echo -n hi"), deny("echo -x", RuleUnknownFlag),
+	allow("printf %s\\n hello"), allow("printf -- -x"), deny("printf -v x hi", RuleUnknownFlag),
+	allow("which -a ls"), deny("which --all ls", RuleUnknownFlag), allow("basename ~/x"), allow("dirname /etc/passwd"), deny("dirname -x a", RuleUnknownFlag),
+	// date
+	allow("date"), allow("date +%Y-%m-%d"), allow("date -u"), allow("date -Iseconds"), allow("date --iso-8601=seconds"),
+	allow("date -d yesterday +%F"), allow("date -r a.txt"), allow("date -uR"), allow("date --iso-8601"),
+	deny("date -s 2020-01-01", RuleUnknownFlag), deny("date --set=2020-01-01", RuleUnknownFlag), deny("date --set 2020-01-01", RuleUnknownFlag),
+	deny("date -us x", RuleUnknownFlag), deny("date 010112002020", RuleSpec), deny("date +%F extra", RuleTooManyPaths),
+	deny("date -r /etc/passwd", RulePathOutsideRoot), deny("date -f /etc/x", RulePathOutsideRoot), deny("date --se=x", RuleUnknownFlag),
+	// du, df
+	allow("du -sh dir"), allow("du -h -d 1"), deny("du /", RulePathOutsideRoot), deny("du -sL dir", RuleUnknownFlag),
+	allow("df -h ."), allow("df --output=source,size"), deny("df --sync", RuleUnknownFlag), deny("df /", RulePathOutsideRoot),
+	// sort, uniq
+	allow("sort a.txt"), allow("sort -rn a.txt b.txt"), allow("sort -k 2 -t , a.txt"), allow("sort -k2,2n a.txt"), allow("sort -t: -k3 a.txt"),
+	allow("sort -S 10M a.txt"), allow("sort --key=1 a.txt"), allow("sort -u a.txt"),
+	deny("sort -o out.txt a.txt", RuleUnknownFlag), deny("sort -ro out.txt a.txt", RuleUnknownFlag), deny("sort -uo out a.txt", RuleUnknownFlag),
+	deny("sort --output=out a.txt", RuleUnknownFlag), deny("sort --output out a.txt", RuleUnknownFlag), deny("sort --out=x a.txt", RuleUnknownFlag),
+	deny("sort --compress-program=gzip a.txt", RuleUnknownFlag), deny("sort -T /tmp a.txt", RuleUnknownFlag), deny("sort /etc/passwd", RulePathOutsideRoot),
+	deny("sort --random-source=/dev/urandom a.txt", RulePathOutsideRoot), deny("sort -O x a.txt", RuleUnknownFlag), deny("sort a.txt -o b.txt", RuleUnknownFlag),
+	allow("uniq -c a.txt"), allow("uniq -s2 a.txt"), deny("uniq a.txt out.txt", RuleTooManyPaths), deny("uniq -f x a.txt", RuleFlagValue),
+	// in a subdirectory
+	{in: "cat a.txt", dir: "dir", want: Allow, rule: RuleSpec},
+	{in: "cat ../a.txt", dir: "dir", want: Allow, rule: RuleSpec},
+	{in: "cat ../../x", dir: "dir", want: Deny, rule: RulePathOutsideRoot},
+	{in: "touch ../.git/x", dir: "dir/sub", want: Deny, rule: RuleProtectedPath},
+	{in: "touch ../../.git/x", dir: "dir/sub", want: Deny, rule: RuleProtectedPath},
+	// wrappers are asked, unknown programs and paths are not specs
+	{in: "env ls", want: Ask, rule: RuleWrapper}, {in: "xargs rm", want: Ask, rule: RuleWrapper},
+	{in: "sh -c ls", want: Ask, rule: RuleWrapper}, {in: "bash script.sh", want: Ask, rule: RuleWrapper},
+	{in: "python3 -c print(1)", want: Ask, rule: RuleWrapper}, {in: "timeout 5 ls", want: Ask, rule: RuleWrapper},
+	{in: "./ls", want: NoSpec}, {in: "/bin/cat a.txt", want: NoSpec}, {in: "npm test", want: NoSpec}, {in: "CAT a.txt", want: NoSpec},
+	{in: "python3 script.py", want: NoSpec},
+}
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	s := testSet(t)
+	r, _ := newFixture(t)
+	for _, tt := range checkCases {
+		t.Run(tt.in, func(t *testing.T) {
+			argv, err := splitExample(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := s.Check(argv, filepath.Join(r.Root(), tt.dir), r)
+			type result struct {
+				Outcome Outcome
+				Rule    Rule
+			}
+			if diff := cmp.Diff(result{tt.want, tt.rule}, result{got.Outcome, got.Rule}); diff != "" {
+				t.Errorf("Check(%q) mismatch (-want +got):\n%s\nreason: %s", tt.in, diff, got.Reason)
+			}
+			if tt.arg != "" && got.Arg != tt.arg {
+				t.Errorf("Arg = %q, want %q", got.Arg, tt.arg)
+			}
+			if got.Outcome == Deny && (got.Reason == "" || got.Advice == "") {
+				t.Errorf("deny without reason or advice: %+v", got)
+			}
+			if got.Outcome == Allow && (len(got.Exec) == 0 || !filepath.IsAbs(got.Exec[0])) {
+				t.Errorf("Exec = %q, want an absolute program", got.Exec)
+			}
+		})
+	}
+}

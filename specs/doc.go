@@ -1,0 +1,72 @@
+// Package specs decides whether a command is safe to run without asking:
+// command specs as data, getopt-style flag parsing, path confinement to the
+// project root, the built-in hard blocks and the wrapper rule (DESIGN.md
+// §3). It never runs a program and never starts a shell; it only looks at
+// argv and the file system.
+//
+// # Specs
+//
+// The defaults live in default.toml, embedded with go:embed and parsed once
+// ([Default]); the file's header documents every field. [Load] adds the
+// project's .clada/specs.toml, where a [commands.NAME] table replaces the
+// default spec of that name as a whole (fields are not merged, so a user
+// spec says everything it allows). Malformed files are a *[SpecError]
+// naming file, line and field. Each spec carries allow and deny examples;
+// [Set.CheckExamples] verifies them (a test does so for the defaults,
+// `clada specs --check` for a user's file). No spec can cover git (see
+// gitrules), a wrapper or a hard-blocked program: loading such a spec fails.
+//
+// # Flags, as the programs parse them
+//
+//   - Short flags combine (-la); a short flag taking a value takes the rest
+//     of its word (-n5, -an5) or the next word (-n 5), even one starting
+//     with "-" (head -n -5), as getopt does. With short_values = "separate"
+//     (tree), such a flag must end its word and takes the next word.
+//   - Long flags take --name=value or --name value. They must be written in
+//     full: GNU getopt accepts unambiguous prefixes (--out for --output),
+//     but clada treats every word that is not an exact long name as an
+//     unknown flag, so no abbreviation of a forbidden option can pass.
+//     A bool flag given a value (--quiet=1) is denied.
+//   - Optional values ("opt": --color[=WHEN], -I[FMT]) are only attached.
+//   - Flags may follow operands (GNU permutation); "--" ends the flags;
+//     a lone "-" is an operand; -NUM is an option only with number_option.
+//   - int values are [+-]digits or 0xHEX with at most three unit letters
+//     (-5, +3, 10K, 0x10): such a value never names a file.
+//   - Flags are case-sensitive: -R is not -r.
+//   - find is parsed as find does: leading options, starting points, then
+//     an expression of operators and the spec's tests only; actions that
+//     run programs, delete or write files are never tests.
+//
+// Unknown and forbidden flags are denied with [RuleUnknownFlag] naming the
+// word; a forbidden one says why (rm -f "forces removal and hides errors").
+//
+// # Paths
+//
+// Every path operand and every path-typed flag value is confined by a
+// [Resolver]: resolved from the block's directory component by component,
+// following symlinks (dangling ones too) before a following ".." is
+// applied, then compared with the resolved root by whole components
+// (/p/proj2 is not inside /p/proj). A leading "~" is denied, never
+// expanded. Written paths (rm, touch, mkdir, mv's sources and destination,
+// cp's destination, outpath flag values) may not be, or be inside, a
+// directory named .git or .clada anywhere under the root, compared without
+// regard to case: on case-insensitive file systems .GIT is .git, and on
+// case-sensitive ones refusing .GIT costs nothing. For cp and mv into an
+// existing directory, DIR/NAME of each source is checked as written too.
+// Reading .git/config is allowed.
+//
+// The Resolver caches directories and symlinks it has seen, so it must be
+// [Resolver.Reset] after a command runs. Programs that descend into
+// directories (diff -r, cp -r, grep -r) may meet symlinks below the paths
+// given; specs forbid the flags that follow those (grep -R, ls -L, find -L,
+// cp -L, du -L, tree -l, rg -L), except diff, which follows them.
+//
+// # Order of [Set.Check]
+//
+// A wrapper ([Wrapper]: env, xargs, shells, python -c, …) is Ask with
+// [RuleWrapper], whatever any spec says; an argv[0] containing a slash is
+// NoSpec (specs apply to bare names only); git goes to gitrules; a name
+// without a spec is NoSpec; then the spec. Allowed programs are resolved
+// once per name per Set with exec.LookPath; Exec holds the absolute path.
+// [HardBlock] is separate, because the gateway applies it first.
+package specs

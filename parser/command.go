@@ -267,8 +267,11 @@ func compoundDenial(src string, cmd syntax.Command) *DeniedError {
 		e.Word = "case"
 		e.Reason = "`case` is a shell conditional"
 	case *syntax.FuncDecl:
-		e.Word = c.Name.Value
-		e.Reason = fmt.Sprintf("`%s` declares a shell function", nodeText(src, c))
+		e.Word = "()"
+		if c.Name != nil {
+			e.Word = c.Name.Value
+		}
+		e.Reason = fmt.Sprintf("`%s` declares a shell function", oneLineText(nodeText(src, c)))
 	case *syntax.ArithmCmd:
 		e.Word = "(("
 		e.Reason = "`(( … ))` is shell arithmetic"
@@ -292,6 +295,14 @@ func compoundDenial(src string, cmd syntax.Command) *DeniedError {
 		e.Reason = "this is not a simple command"
 	}
 	return e
+}
+
+// oneLineText shortens text to its first line for a reason.
+func oneLineText(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
 }
 
 // nodeText returns the source text of a node, capped for reports.

@@ -1,0 +1,220 @@
+package gateway
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clada/clada/approve"
+	"github.com/clada/clada/parser"
+	"github.com/google/go-cmp/cmp"
+)
+
+// fakeAsker answers from a list and records the questions.
+type fakeAsker struct {
+	answers []approve.Answer
+	asked   []approve.Question
+}
+
+func (f *fakeAsker) Ask(q approve.Question, _ time.Duration) (approve.Answer, approve.NoReason, error) {
+	f.asked = append(f.asked, q)
+	if len(f.answers) == 0 {
+		return approve.No, approve.NoEOF, nil
+	}
+	a := f.answers[0]
+	f.answers = f.answers[1:]
+	if a == approve.No {
+		return a, approve.NoAnswered, nil
+	}
+	return a, "", nil
+}
+
+func newTestGateway(t *testing.T, allowed ...string) (*Gateway, string) {
+	t.Helper()
+	root := t.TempDir()
+	cmds := &approve.Commands{Path: filepath.Join(root, ".clada", "commands.toml")}
+	for _, a := range allowed {
+		p, err := approve.ParsePattern(a, ParsePattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds.Allowed = append(cmds.Allowed, p)
+	}
+	g, err := New(Options{Root: root, Commands: cmds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, root
+}
+
+func plan(t *testing.T, g *Gateway, doc string) *Plan {
+	t.Helper()
+	d, err := parser.Blocks("reply.csl", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Plan([]*parser.Document{d})
+}
+
+func statuses(p *Plan) []string {
+	var s []string
+	for _, r := range p.Results {
+		s = append(s, string(r.Status))
+	}
+	return s
+}
+
+const runBlock = "<---RUN--->\n%s\n<---END--->\n"
+
+func TestExecuteTasksGroupStopsAtFirstFailure(t *testing.T) {
+	t.Parallel()
+	g, root := newTestGateway(t, "false", "touch *")
+	doc := "<---RUN--->\ntouch before\n<---END--->\n" +
+		"<---TASKS--->\n" +
+		"<---RUN--->\ntouch first\n<---END--->\n" +
+		"<---RUN--->\nfalse\n<---END--->\n" +
+		"<---RUN--->\ntouch third\n<---END--->\n" +
+		"<---END TASKS--->\n" +
+		"<---RUN--->\ntouch after\n<---END--->\n"
+	p := plan(t, g, doc)
+	var emitted []int
+	g.Execute(context.Background(), p, ExecOptions{}, func(r *Result) { emitted = append(emitted, r.Index) })
+	want := []string{"ran", "ran", "ran", "skipped", "ran"}
+	if diff := cmp.Diff(want, statuses(p)); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]int{0, 1, 2, 3, 4}, emitted); diff != "" {
+		t.Errorf("emitted in order (-want +got):\n%s", diff)
+	}
+	for _, f := range []string{"before", "first", "after"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
+			t.Errorf("%s was not created: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "third")); err == nil {
+		t.Error("third ran after a failure in its TASKS group")
+	}
+	if !strings.Contains(p.Results[3].Skip, "block 3") {
+		t.Errorf("skip reason %q does not name the failed block", p.Results[3].Skip)
+	}
+}
+
+func TestExecuteStopOnError(t *testing.T) {
+	t.Parallel()
+	g, root := newTestGateway(t, "false", "touch *")
+	doc := "<---RUN--->\nfalse\n<---END--->\n<---RUN--->\ntouch after\n<---END--->\n"
+	p := plan(t, g, doc)
+	g.Execute(context.Background(), p, ExecOptions{StopOnError: true}, nil)
+	if diff := cmp.Diff([]string{"ran", "skipped"}, statuses(p)); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	if _, err := os.Stat(filepath.Join(root, "after")); err == nil {
+		t.Error("a block ran after the first failure with StopOnError")
+	}
+	// Without it, standalone blocks are independent.
+	p = plan(t, g, doc)
+	g.Execute(context.Background(), p, ExecOptions{}, nil)
+	if diff := cmp.Diff([]string{"ran", "ran"}, statuses(p)); diff != "" {
+		t.Errorf("statuses without StopOnError (-want +got):\n%s", diff)
+	}
+}
+
+func TestExecuteAsks(t *testing.T) {
+	t.Parallel()
+	g, root := newTestGateway(t)
+	// `true` has no spec: every block is asked.
+	doc := strings.Repeat("<---RUN--->\ntrue\n<---END--->\n", 4)
+	p := plan(t, g, doc)
+	asker := &fakeAsker{answers: []approve.Answer{approve.Yes, approve.No, approve.Always}}
+	var diag strings.Builder
+	g.Execute(context.Background(), p, ExecOptions{Asker: asker, Diag: &diag}, nil)
+	if diff := cmp.Diff([]string{"ran", "not-approved", "ran", "not-approved"}, statuses(p)); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	if got := p.Results[1].NotApproved; got != string(approve.NoAnswered) {
+		t.Errorf("no: NotApproved = %q", got)
+	}
+	if got := p.Results[3].NotApproved; got != string(approve.NoEOF) {
+		t.Errorf("EOF: NotApproved = %q", got)
+	}
+	if p.Results[2].ApprovedBy != "always" || p.Results[2].Wrote == "" {
+		t.Errorf("always: %+v", p.Results[2])
+	}
+	if !strings.Contains(diag.String(), p.Results[2].Wrote) {
+		t.Errorf("always did not print the file it wrote: %q", diag.String())
+	}
+	if q := asker.asked[0]; q.Command != "true" || q.Why == "" {
+		t.Errorf("question = %+v", q)
+	}
+	// The always answer is in commands.toml and allows the next run.
+	cmds, err := approve.LoadCommands(root, ParsePattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cmds.MatchAllowed([]string{"true"}); !ok {
+		t.Errorf("always did not add `true` to allowed: %+v", cmds.Allowed)
+	}
+}
+
+func TestExecuteNoTerminalAndTrustAll(t *testing.T) {
+	t.Parallel()
+	g, root := newTestGateway(t)
+	doc := "<---RUN--->\ntouch asked\n<---END--->\n<---RUN--->\ntrue\n<---END--->\n<---RUN--->\nsudo true\n<---END--->\n"
+	p := plan(t, g, doc)
+	g.Execute(context.Background(), p, ExecOptions{}, nil)
+	if diff := cmp.Diff([]string{"ran", "not-approved", "denied"}, statuses(p)); diff != "" {
+		t.Errorf("no terminal (-want +got):\n%s", diff)
+	}
+	if got := p.Results[1].NotApproved; got != string(approve.NoTTY) {
+		t.Errorf("NotApproved = %q, want %q", got, approve.NoTTY)
+	}
+	p = plan(t, g, doc)
+	g.Execute(context.Background(), p, ExecOptions{TrustAll: true}, nil)
+	if diff := cmp.Diff([]string{"ran", "ran", "denied"}, statuses(p)); diff != "" {
+		t.Errorf("trust-all (-want +got):\n%s", diff)
+	}
+	if p.Results[1].ApprovedBy != "trust-all" {
+		t.Errorf("ApprovedBy = %q", p.Results[1].ApprovedBy)
+	}
+	_ = root
+}
+
+func TestExecuteNothingWhenCSLError(t *testing.T) {
+	t.Parallel()
+	g, root := newTestGateway(t, "touch *")
+	doc := "<---RUN--->\ntouch made\n<---END--->\n<---RUN--->\nls; pwd\n<---END--->\n"
+	p := plan(t, g, doc)
+	if p.OK() {
+		t.Fatal("plan with a block error is OK")
+	}
+	g.Execute(context.Background(), p, ExecOptions{TrustAll: true}, nil)
+	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
+		t.Error("a command ran although the document has a CSL error")
+	}
+	if p.Results[1].Rule != RuleCSLSyntax {
+		t.Errorf("rule = %q", p.Results[1].Rule)
+	}
+}
+
+func TestExecuteInterrupted(t *testing.T) {
+	t.Parallel()
+	g, _ := newTestGateway(t, "sleep *")
+	doc := "<---RUN--->\nsleep 30\n<---END--->\n<---RUN--->\nsleep 30\n<---END--->\n"
+	p := plan(t, g, doc)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	g.Execute(ctx, p, ExecOptions{}, nil)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Execute took %s after the interrupt", d)
+	}
+	if diff := cmp.Diff([]string{"ran", "skipped"}, statuses(p)); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	if p.Results[0].Run.OK() {
+		t.Error("the interrupted command reports success")
+	}
+}

@@ -32,6 +32,8 @@
 //     may open as a file (a revision such as HEAD~1 is reported too: git
 //     decides between revision and path at run time, so the caller confines
 //     all of them to the project root). Branch patterns are not paths.
+//     Confining them matters: git diff compares two paths as --no-index
+//     would when one of them lies outside the working tree.
 //   - "git" alone and "git --version" are allowed (they print text);
 //     "git --help"/"-h" is [Ask], because help starts man or a browser.
 //

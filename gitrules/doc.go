@@ -20,7 +20,9 @@
 //   - Every option of a listed subcommand must be in that subcommand's table.
 //     Long options are matched as git's parse-options does: an unambiguous
 //     prefix ("--out=x") is the option it abbreviates, an ambiguous or unknown
-//     one is denied, and case matters ("--OUTPUT" is unknown). Combined short
+//     one is denied, and case matters ("--OUTPUT" is unknown). git
+//     itself rejects abbreviations of diff and log options; screening them
+//     the same way everywhere costs nothing. Combined short
 //     flags ("-rf") are split so no denied letter can hide inside them.
 //     Options that write files or run programs (--output, --ext-diff,
 //     --textconv, --upload-pack, --exec, -O/--open-files-in-pager,

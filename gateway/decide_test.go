@@ -1,0 +1,134 @@
+package gateway
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/clada/clada/approve"
+	"github.com/clada/clada/parser"
+)
+
+// TestDecideOrder walks the decision order of DESIGN.md §3.
+func TestDecideOrder(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for _, d := range []string{"sub", "bin"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "bin", "tool"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc", filepath.Join(root, "escape")); err != nil {
+		t.Fatal(err)
+	}
+	patterns := func(ps ...string) []approve.Pattern {
+		var out []approve.Pattern
+		for _, s := range ps {
+			p, err := approve.ParsePattern(s, ParsePattern)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, p)
+		}
+		return out
+	}
+	cmds := &approve.Commands{
+		Path:    filepath.Join(root, ".clada", "commands.toml"),
+		Allowed: patterns("npm test", "make *", "ls -la", "cat secret.txt"),
+		Blocked: patterns("ls -la", "git push *"),
+	}
+	tests := []struct {
+		name      string
+		cmd       string
+		dir       string
+		untrusted bool
+		noHard    bool
+		want      Decision
+		wantRule  string
+		reason    string
+	}{
+		{name: "spec allows", cmd: "cat README.md", want: Allow, wantRule: "spec"},
+		{name: "spec denies", cmd: "rm -rf build", want: Deny, wantRule: "unknown-flag"},
+		{name: "no spec asks", cmd: "true", want: Ask, wantRule: RuleNotInSpecs},
+		{name: "allowed pattern", cmd: "npm test", want: Allow, wantRule: RuleAllowedPattern},
+		{name: "allowed prefix pattern", cmd: "make build -j4", want: Allow, wantRule: RuleAllowedPattern},
+		{name: "prefix pattern needs whole words", cmd: "makefoo", want: Deny, wantRule: RuleNotFound},
+		{name: "blocked beats allowed", cmd: "ls -la", want: Deny, wantRule: RuleBlockedPattern,
+			reason: "blocked patterns are step 1, allowed step 3"},
+		{name: "blocked beats spec", cmd: "git push origin main", want: Deny, wantRule: RuleBlockedPattern},
+		{name: "hard block", cmd: "sudo ls", want: Deny, wantRule: "hard-block"},
+		{name: "hard block through wrapper", cmd: "env sudo ls", want: Deny, wantRule: "hard-block"},
+		{name: "hard block dd", cmd: "dd if=a of=b", want: Deny, wantRule: "hard-block"},
+		{name: "hard blocks switched off", cmd: "dd if=a of=b", noHard: true, want: Ask, wantRule: RuleNotInSpecs},
+		{name: "wrapper asks", cmd: "env ls", want: Ask, wantRule: "wrapper"},
+		{name: "dir inside", cmd: "ls", dir: "sub", want: Allow},
+		{name: "dir outside", cmd: "ls", dir: "..", want: Deny, wantRule: "path-outside-root"},
+		{name: "dir through symlink out", cmd: "ls", dir: "escape", want: Deny, wantRule: "path-outside-root"},
+		{name: "dir missing", cmd: "ls", dir: "nope", want: Deny, wantRule: RuleDirNotFound},
+		{name: "path-like program inside", cmd: "bin/tool", want: Ask, wantRule: RuleNotInSpecs},
+		{name: "path-like program outside", cmd: "../tool", want: Deny, wantRule: "path-outside-root"},
+		{name: "absolute program outside", cmd: "/bin/ls", want: Deny, wantRule: "path-outside-root",
+			reason: "a spec applies only to bare names, and /bin is outside the root"},
+		{name: "spec path outside", cmd: "cat /etc/passwd", want: Deny, wantRule: "path-outside-root"},
+		{name: "untrusted spec allow asks", cmd: "cat README.md", untrusted: true, want: Ask, wantRule: RuleUntrusted},
+		{name: "untrusted pattern allow asks", cmd: "npm test", untrusted: true, want: Ask, wantRule: RuleUntrusted},
+		{name: "untrusted deny stays deny", cmd: "cat /etc/passwd", untrusted: true, want: Deny},
+		{name: "unknown program", cmd: "no-such-program-xyz", want: Deny, wantRule: RuleNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			g, err := New(Options{Root: root, Commands: cmds, Untrusted: tt.untrusted, NoHardBlocks: tt.noHard})
+			if err != nil {
+				t.Fatal(err)
+			}
+			argv, err := parser.Command(tt.cmd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := g.Decide(argv, tt.dir)
+			if v.Decision != tt.want || (tt.wantRule != "" && v.Rule != tt.wantRule) {
+				t.Errorf("Decide(%q, %q) = %s (%s: %s), want %s (%s)", tt.cmd, tt.dir, v.Decision, v.Rule, v.Reason, tt.want, tt.wantRule)
+			}
+			if v.Decision != Allow && v.Advice == "" {
+				t.Errorf("Decide(%q): %s without advice: %+v", tt.cmd, v.Decision, v)
+			}
+			if v.Decision == Ask && v.Why == "" {
+				t.Errorf("Decide(%q): ask without a reason to show the person", tt.cmd)
+			}
+			if v.Decision != Deny && (len(v.Exec) == 0 || !filepath.IsAbs(v.Exec[0])) {
+				t.Errorf("Decide(%q): exec %q is not an absolute program", tt.cmd, v.Exec)
+			}
+		})
+	}
+}
+
+// TestDecideGitExec checks that git runs hardened even when a pattern,
+// not a spec, allows it, while argv stays what the model wrote.
+func TestDecideGitExec(t *testing.T) {
+	t.Parallel()
+	g, _ := newTestGateway(t, "git commit *")
+	for _, cmd := range []string{"git status", "git commit -m x"} {
+		argv, err := parser.Command(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := g.Decide(argv, "")
+		if v.Decision != Allow {
+			t.Fatalf("Decide(%q) = %+v", cmd, v)
+		}
+		if !slices.Contains(v.Exec, "--no-pager") || !slices.Contains(v.Exec, "core.fsmonitor=false") {
+			t.Errorf("Decide(%q).Exec = %q, want git hardening", cmd, v.Exec)
+		}
+		if !slices.Contains(v.Env, "GIT_TERMINAL_PROMPT=0") {
+			t.Errorf("Decide(%q).Env = %q", cmd, v.Env)
+		}
+		if slices.Contains(argv, "--no-pager") {
+			t.Error("hardening leaked into argv")
+		}
+	}
+}

@@ -194,7 +194,9 @@ func inner(name string, w wrapperOpts, args []string) []string {
 					break
 				}
 			}
-		case strings.HasPrefix(a, "-") && len(a) > 1 && !(name == "nice" && allDigits(a[1:])):
+		case name == "nice" && len(a) > 1 && a[0] == '-' && allDigits(a[1:]):
+			continue // nice -5: the old form of -n 5
+		case strings.HasPrefix(a, "-") && len(a) > 1:
 			for j := 1; j < len(a); j++ {
 				if !strings.ContainsRune(w.short, rune(a[j])) {
 					continue

@@ -1,0 +1,145 @@
+package specs
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestHardBlock(t *testing.T) {
+	t.Parallel()
+	r, _ := newFixture(t)
+	root := r.Root()
+	tests := []struct {
+		name  string
+		argv  []string
+		dir   string // relative to root
+		block bool
+	}{
+		{"sudo", []string{"sudo", "ls"}, "", true},
+		{"'su''do' arrives as sudo", []string{"sudo"}, "", true},
+		{"su", []string{"su", "-"}, "", true},
+		{"doas", []string{"doas", "x"}, "", true},
+		{"absolute sudo", []string{"/usr/bin/sudo", "x"}, "", true},
+		{"upper-case SUDO", []string{"SUDO", "x"}, "", true},
+		{"mkfs", []string{"mkfs", "/dev/sda"}, "", true},
+		{"mkfs.ext4", []string{"mkfs.ext4", "/dev/sda"}, "", true},
+		{"dd", []string{"dd", "if=/dev/zero", "of=x"}, "", true},
+		{"shutdown", []string{"shutdown", "now"}, "", true},
+		{"reboot", []string{"reboot"}, "", true},
+		{"halt", []string{"halt"}, "", true},
+		{"poweroff", []string{"poweroff"}, "", true},
+		{"env sudo", []string{"env", "sudo", "x"}, "", true},
+		{"env -i VAR sudo", []string{"env", "-i", "A=b", "sudo", "x"}, "", true},
+		{"env -u NAME sudo", []string{"env", "-u", "HOME", "sudo", "x"}, "", true},
+		{"env -S split", []string{"env", "-S", "sudo ls"}, "", true},
+		{"env --split-string=", []string{"env", "--split-string=sudo ls"}, "", true},
+		{"timeout 5 sudo", []string{"timeout", "5", "sudo", "x"}, "", true},
+		{"timeout -s KILL 5 sudo", []string{"timeout", "-s", "KILL", "5", "sudo", "x"}, "", true},
+		{"nice -n 5 sudo", []string{"nice", "-n", "5", "sudo", "x"}, "", true},
+		{"nice -5 sudo", []string{"nice", "-5", "sudo"}, "", true},
+		{"nohup sudo", []string{"nohup", "sudo", "x"}, "", true},
+		{"command sudo", []string{"command", "sudo", "x"}, "", true},
+		{"exec sudo", []string{"exec", "sudo", "x"}, "", true},
+		{"xargs sudo", []string{"xargs", "-n", "1", "sudo"}, "", true},
+		{"busybox rm -rf /", []string{"busybox", "rm", "-rf", "/"}, "", true},
+		{"busybox sudo", []string{"busybox", "sudo"}, "", true},
+		{"nested wrappers", []string{"env", "nice", "timeout", "3", "nohup", "dd"}, "", true},
+		{"sh -c sudo", []string{"sh", "-c", "sudo x"}, "", true},
+		{"bash -c after ;", []string{"bash", "-c", "ls; sudo x"}, "", true},
+		{"bash -lc", []string{"bash", "-lc", "echo hi && sudo x"}, "", true},
+		{"sh -c rm -rf /", []string{"sh", "-c", "rm -rf /"}, "", true},
+		{"sh -c quoted", []string{"sh", "-c", "'sudo' x"}, "", true},
+		{"rm -rf /", []string{"rm", "-rf", "/"}, "", true},
+		{"rm /", []string{"rm", "/"}, "", true},
+		{"rm //", []string{"rm", "-r", "//"}, "", true},
+		{"rm /..", []string{"rm", "-r", "/.."}, "", true},
+		{"rm -rf ~", []string{"rm", "-rf", "~"}, "", true},
+		{"rm ~/", []string{"rm", "-r", "~/"}, "", true},
+		{"rm ~user", []string{"rm", "~user"}, "", true},
+		{"rm -r . at root", []string{"rm", "-r", "."}, "", true},
+		{"rm -r .. from dir", []string{"rm", "-r", ".."}, "dir", true},
+		{"rm root absolute", []string{"rm", "-rf", root}, "", true},
+		{"rm parent of root", []string{"rm", "-rf", ".."}, "", true},
+		{"rm flags after", []string{"rm", "/", "-rf"}, "", true},
+		{"rm after --", []string{"rm", "--", "/"}, "", true},
+		{"rm through uplink", []string{"rm", "-r", "uplink"}, "", true},
+		{"chmod -R 777 /", []string{"chmod", "-R", "777", "/"}, "", true},
+		{"chmod --recursive root", []string{"chmod", "--recursive", "u+w", "."}, "", true},
+		{"chmod -vR", []string{"chmod", "-vR", "755", "/"}, "", true},
+		{"chown -R root", []string{"chown", "-R", "me", root}, "", true},
+		{"chgrp -R ~", []string{"chgrp", "-R", "g", "~"}, "", true},
+		{"allowed: rm -r dir", []string{"rm", "-r", "dir"}, "", false},
+		{"allowed: rm a.txt", []string{"rm", "a.txt"}, "", false},
+		{"allowed: rm . in subdir", []string{"rm", "-r", "."}, "dir", false},
+		{"allowed: chmod 777 . without -R", []string{"chmod", "777", "."}, "", false},
+		{"allowed: chmod -R dir", []string{"chmod", "-R", "755", "dir"}, "", false},
+		{"allowed: ls", []string{"ls", "-la"}, "", false},
+		{"allowed: echo sudo", []string{"echo", "sudo"}, "", false},
+		{"allowed: sudoku", []string{"sudoku"}, "", false},
+		{"allowed: sh script", []string{"sh", "script.sh"}, "", false},
+		{"allowed: env alone", []string{"env"}, "", false},
+		{"allowed: timeout 5 ls", []string{"timeout", "5", "ls"}, "", false},
+		{"allowed: ddx", []string{"ddx"}, "", false},
+		{"empty", nil, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := HardBlock(tt.argv, filepath.Join(root, tt.dir), r)
+			if diff := cmp.Diff(tt.block, got != nil); diff != "" {
+				t.Fatalf("HardBlock(%q) blocked (-want +got):\n%s%v", tt.argv, diff, got)
+			}
+			if got != nil && (got.Rule != RuleHardBlock || got.Reason == "" || got.Advice == "") {
+				t.Errorf("incomplete DeniedError %+v", got)
+			}
+		})
+	}
+}
+
+func TestHardBlockNilResolver(t *testing.T) {
+	t.Parallel()
+	if HardBlock([]string{"rm", "-rf", "/"}, "/x", nil) == nil {
+		t.Error("rm -rf / not blocked without a resolver")
+	}
+	if HardBlock([]string{"rm", "-rf", "~"}, "/x", nil) == nil {
+		t.Error("rm -rf ~ not blocked without a resolver")
+	}
+	if HardBlock([]string{"rm", "a"}, "/x", nil) != nil {
+		t.Error("rm a blocked without a resolver")
+	}
+}
+
+func TestWrapper(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		argv []string
+		want bool
+	}{
+		{[]string{"env"}, true}, {[]string{"env", "ls"}, true}, {[]string{"/usr/bin/env", "ls"}, true},
+		{[]string{"xargs"}, true}, {[]string{"nohup", "x"}, true}, {[]string{"timeout", "5", "x"}, true},
+		{[]string{"nice", "x"}, true}, {[]string{"ionice", "x"}, true}, {[]string{"stdbuf", "-o0", "x"}, true},
+		{[]string{"time", "x"}, true}, {[]string{"command", "x"}, true}, {[]string{"exec", "x"}, true},
+		{[]string{"busybox", "ls"}, true}, {[]string{"sh"}, true}, {[]string{"bash", "-c", "x"}, true},
+		{[]string{"zsh", "x.sh"}, true}, {[]string{"dash"}, true}, {[]string{"ksh"}, true}, {[]string{"fish"}, true},
+		{[]string{"BASH", "-c", "x"}, true},
+		{[]string{"python", "-c", "x"}, true}, {[]string{"python3", "-c", "x"}, true}, {[]string{"python3.12", "-c", "x"}, true},
+		{[]string{"python3", "-Bc", "x"}, true}, {[]string{"node", "-e", "x"}, true}, {[]string{"node", "--eval", "x"}, true},
+		{[]string{"node", "--eval=x"}, true}, {[]string{"node", "-p", "x"}, true}, {[]string{"perl", "-e", "x"}, true},
+		{[]string{"perl", "-E", "x"}, true}, {[]string{"perl", "-ne", "x"}, true}, {[]string{"ruby", "-e", "x"}, true},
+		{[]string{"sudo", "x"}, true},
+		{[]string{"python3", "script.py"}, false}, {[]string{"python3", "script.py", "-c"}, false},
+		{[]string{"node", "app.js"}, false}, {[]string{"perl", "x.pl"}, false}, {[]string{"ls"}, false},
+		{[]string{"envsubst"}, false}, {[]string{"pythonx", "-c"}, false}, {nil, false},
+	}
+	for _, tt := range tests {
+		reason, got := Wrapper(tt.argv)
+		if got != tt.want {
+			t.Errorf("Wrapper(%q) = %v, want %v", tt.argv, got, tt.want)
+		}
+		if got && reason == "" {
+			t.Errorf("Wrapper(%q): empty reason", tt.argv)
+		}
+	}
+}

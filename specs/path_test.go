@@ -1,0 +1,173 @@
+package specs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestResolve(t *testing.T) {
+	t.Parallel()
+	r, base := newFixture(t)
+	root := r.Root()
+	tests := []struct {
+		name, dir, p string
+		want         string // relative to the root, or "" when denied
+		rule         Rule
+		reason       string
+	}{
+		{name: "plain", p: "a.txt", want: "a.txt"},
+		{name: "root dot", p: ".", want: ""},
+		{name: "root itself absolute", p: root, want: ""},
+		{name: "absolute inside", p: root + "/dir/a.txt", want: "dir/a.txt"},
+		{name: "absolute outside", p: "/etc/passwd", rule: RulePathOutsideRoot},
+		{name: "slash", p: "/", rule: RulePathOutsideRoot},
+		{name: "dotdot out", p: "../x", rule: RulePathOutsideRoot},
+		{name: "dotdot leaves and re-enters", p: "../proj/a.txt", want: "a.txt"},
+		{name: "sibling with common prefix", p: "../proj2/x", rule: RulePathOutsideRoot, reason: "/p/proj2 is not inside /p/proj"},
+		{name: "absolute sibling with common prefix", p: base + "/proj2", rule: RulePathOutsideRoot},
+		{name: "link out", p: "escape", rule: RulePathOutsideRoot},
+		{name: "link out then dotdot", p: "escape/../etc/passwd", rule: RulePathOutsideRoot, reason: "symlinks before .."},
+		{name: "link out then dotdot back to root name", p: "escape/../" + root[1:] + "/a.txt", want: "a.txt", reason: "/etc/.. is /, and from there the root"},
+		{name: "dangling link out", p: "dangling", rule: RulePathOutsideRoot, reason: "touch writes where a dangling link points"},
+		{name: "symlinked parent to outside, child not yet there", p: "outlink/newdir/newfile", rule: RulePathOutsideRoot},
+		{name: "link inside", p: "inlink/a.txt", want: "dir/a.txt"},
+		{name: "link inside then dotdot", p: "inlink/../a.txt", want: "a.txt"},
+		{name: "link to parent", p: "uplink", rule: RulePathOutsideRoot},
+		{name: "link to parent and back", p: "uplink/proj/b.txt", want: "b.txt"},
+		{name: "nested link up", p: "dir/up/proj2", rule: RulePathOutsideRoot},
+		{name: "missing then dotdot", p: "nothere/../a.txt", want: "a.txt"},
+		{name: "missing deep", p: "x/y/z", want: "x/y/z"},
+		{name: "trailing slash", p: "dir/", want: "dir"},
+		{name: "double slashes", p: "dir//a.txt", want: "dir/a.txt"},
+		{name: "link into .git", p: "gitlink/config", want: ".git/config"},
+		{name: "tilde", p: "~", rule: RulePathOutsideRoot},
+		{name: "tilde slash", p: "~/x", rule: RulePathOutsideRoot},
+		{name: "tilde user", p: "~user", rule: RulePathOutsideRoot},
+		{name: "tilde inside is a name", p: "./~x", want: "~x"},
+		{name: "loop", p: "loop1", rule: RulePathOutsideRoot},
+		{name: "empty", p: "", rule: RuleSpec},
+		{name: "from subdir", dir: "dir/sub", p: "../../a.txt", want: "a.txt"},
+		{name: "from subdir out", dir: "dir/sub", p: "../../../x", rule: RulePathOutsideRoot},
+		{name: "from linked dir", dir: "inlink", p: "../a.txt", want: "a.txt", reason: "inlink is dir, so .. is the root"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := r.Resolve(filepath.Join(root, tt.dir), tt.p)
+			if tt.rule != "" {
+				var de *DeniedError
+				if !errors.As(err, &de) {
+					t.Fatalf("Resolve(%q) = %q, %v; want a DeniedError %s", tt.p, got, err, tt.rule)
+				}
+				if diff := cmp.Diff(tt.rule, de.Rule); diff != "" {
+					t.Errorf("rule (-want +got):\n%s", diff)
+				}
+				if de.Reason == "" || de.Advice == "" || de.Arg != tt.p && tt.p != "" {
+					t.Errorf("incomplete DeniedError %+v", de)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Resolve(%q): %v", tt.p, err)
+			}
+			want := filepath.Join(root, tt.want)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Resolve(%q) (-want +got):\n%s", tt.p, diff)
+			}
+		})
+	}
+}
+
+func TestConfineProtected(t *testing.T) {
+	t.Parallel()
+	r, _ := newFixture(t)
+	root := r.Root()
+	tests := []struct {
+		name, p string
+		write   bool
+		want    Rule // "" allowed
+	}{
+		{"read .git/config", ".git/config", false, ""},
+		{"write .git/config", ".git/config", true, RuleProtectedPath},
+		{"write .git itself", ".git", true, RuleProtectedPath},
+		{"write .clada itself", ".clada", true, RuleProtectedPath},
+		{"write .clada/commands.toml", ".clada/commands.toml", true, RuleProtectedPath},
+		{"write new file in .clada", ".clada/specs.toml", true, RuleProtectedPath},
+		{"write through link to .git", "gitlink/hooks/x", true, RuleProtectedPath},
+		{"write dangling-ish link into .git", "hooklink", true, RuleProtectedPath},
+		{"write upper-case .GIT", ".GIT/config", true, RuleProtectedPath},
+		{"write nested repo .git", "dir/.git/config", true, RuleProtectedPath},
+		{"write .gitignore", ".gitignore", true, ""},
+		{"write .github", ".github/workflows/x.yml", true, ""},
+		{"write .claday", ".claday", true, ""},
+		{"write normal", "dir/new.txt", true, ""},
+		{"write root itself", ".", true, ""},
+		{"write via dotdot into .git", "dir/../.git/x", true, RuleProtectedPath},
+		{"write outside", "/tmp/x", true, RulePathOutsideRoot},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := r.Confine(root, tt.p, tt.write)
+			var got Rule
+			var de *DeniedError
+			if errors.As(err, &de) {
+				got = de.Rule
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Confine(%q, %v) (-want +got):\n%s", tt.p, tt.write, diff)
+			}
+		})
+	}
+}
+
+// TestResolverReset shows why the cache must be reset after a command
+// runs: a directory replaced by a symlink is seen only after Reset.
+func TestResolverReset(t *testing.T) {
+	t.Parallel()
+	r, base := newFixture(t)
+	root := r.Root()
+	if _, err := r.Resolve(root, "dir2/x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "dir2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(root, "dir2")); err != nil {
+		t.Fatal(err)
+	}
+	r.Reset()
+	if _, err := r.Resolve(root, "dir2/x"); err == nil {
+		t.Fatal("after Reset, dir2 -> outside still resolves inside")
+	}
+}
+
+func TestNewResolverSymlinkedRoot(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	mustMkdir(t, real)
+	if err := os.Symlink(real, filepath.Join(base, "link")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewResolver(filepath.Join(base, "link"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.EvalSymlinks(real)
+	if r.Root() != want {
+		t.Errorf("Root() = %q, want %q", r.Root(), want)
+	}
+	// A base given through the unresolved link is still inside.
+	if _, err := r.Resolve(filepath.Join(base, "link"), "a.txt"); err != nil {
+		t.Errorf("Resolve through the root's link: %v", err)
+	}
+	if _, err := NewResolver(filepath.Join(base, "missing")); err == nil {
+		t.Error("NewResolver of a missing root succeeded")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // maxLinks bounds symlink expansion in one resolution, as the kernel does
@@ -23,9 +24,11 @@ const maxLinks = 40
 // while the file system stays as it was: a caller that runs a command
 // between two checks must call [Resolver.Reset] after it, or a directory
 // that the command replaced by a symlink would still be seen as the old
-// directory. A Resolver is not safe for concurrent use.
+// directory. A Resolver is safe for concurrent use.
 type Resolver struct {
 	root string // absolute, symlink-free, cleaned
+
+	mu sync.Mutex // guards nodes and bases
 	// nodes caches lstat results of absolute symlink-free paths: a
 	// directory (target "") or a symlink (its target, read once).
 	nodes map[string]node
@@ -66,6 +69,8 @@ func (r *Resolver) Root() string { return r.root }
 // Reset forgets everything cached. Call it after running a command, which
 // may have changed the file system.
 func (r *Resolver) Reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	clear(r.nodes)
 	clear(r.bases)
 }
@@ -169,6 +174,8 @@ func (r *Resolver) resolve(base, p string) (string, error) {
 	if strings.IndexByte(p, 0) >= 0 {
 		return "", &DeniedError{Rule: RuleSpec, Arg: p, Reason: "a path may not contain NUL", Advice: "write the path out"}
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	links := 0
 	var start string
 	if filepath.IsAbs(p) {

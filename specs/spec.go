@@ -52,8 +52,16 @@ const (
 	WritesLast Writes = "last" // the last of two or more path operands is written (cp)
 )
 
-// UnmarshalText validates a writes mode.
-func (w *Writes) UnmarshalText(b []byte) error {
+// UnmarshalTOML validates a writes mode.
+func (w *Writes) UnmarshalTOML(d any) error {
+	v, ok := d.(string)
+	if !ok {
+		return fmt.Errorf("want none, all or last, not %s", tomlType(d))
+	}
+	return w.unmarshalText([]byte(v))
+}
+
+func (w *Writes) unmarshalText(b []byte) error {
 	switch v := Writes(b); v {
 	case WritesNone, WritesAll, WritesLast:
 		*w = v
@@ -71,8 +79,16 @@ const (
 	ShortSeparate ShortValues = "separate" // the flag ends its word and the value is the next word: -L 3, -aL 3 (tree)
 )
 
-// UnmarshalText validates a short_values mode.
-func (s *ShortValues) UnmarshalText(b []byte) error {
+// UnmarshalTOML validates a short_values mode.
+func (s *ShortValues) UnmarshalTOML(d any) error {
+	v, ok := d.(string)
+	if !ok {
+		return fmt.Errorf("want getopt or separate, not %s", tomlType(d))
+	}
+	return s.unmarshalText([]byte(v))
+}
+
+func (s *ShortValues) unmarshalText(b []byte) error {
 	switch v := ShortValues(b); v {
 	case ShortAttached, ShortSeparate:
 		*s = v
@@ -82,24 +98,140 @@ func (s *ShortValues) UnmarshalText(b []byte) error {
 }
 
 // fileSpec is one [commands.NAME] table as written in TOML. It never
-// leaves this package.
+// leaves this package. Every field has a type with UnmarshalTOML, so that a
+// wrong value is reported by the decoder with its line and key.
 type fileSpec struct {
-	Description      string               `toml:"description"`
-	Flags            map[string]ValueType `toml:"flags"`
-	Forbid           map[string]string    `toml:"forbid"`
-	Positionals      *int                 `toml:"positionals"`
-	PositionalPrefix string               `toml:"positional_prefix"`
-	PatternFlags     []string             `toml:"pattern_flags"`
-	MaxPaths         *int                 `toml:"max_paths"`
-	ExactPaths       *int                 `toml:"exact_paths"`
-	Writes           Writes               `toml:"writes"`
-	TargetDir        bool                 `toml:"target_dir"`
-	Tests            map[string]ValueType `toml:"tests"`
-	NumberOption     bool                 `toml:"number_option"`
-	ShortValues      ShortValues          `toml:"short_values"`
-	Harden           []string             `toml:"harden"`
-	Allow            []string             `toml:"allow"`
-	Deny             []string             `toml:"deny"`
+	Description      tomlString  `toml:"description"`
+	Flags            typeMap     `toml:"flags"`
+	Forbid           textMap     `toml:"forbid"`
+	Positionals      *tomlInt    `toml:"positionals"`
+	PositionalPrefix tomlString  `toml:"positional_prefix"`
+	PatternFlags     tomlStrings `toml:"pattern_flags"`
+	MaxPaths         *tomlInt    `toml:"max_paths"`
+	ExactPaths       *tomlInt    `toml:"exact_paths"`
+	Writes           Writes      `toml:"writes"`
+	TargetDir        tomlBool    `toml:"target_dir"`
+	Tests            typeMap     `toml:"tests"`
+	NumberOption     tomlBool    `toml:"number_option"`
+	ShortValues      ShortValues `toml:"short_values"`
+	Harden           tomlStrings `toml:"harden"`
+	Allow            tomlStrings `toml:"allow"`
+	Deny             tomlStrings `toml:"deny"`
+}
+
+func tomlType(d any) string {
+	switch d.(type) {
+	case string:
+		return "a string"
+	case int64:
+		return "an integer"
+	case bool:
+		return "a boolean"
+	case float64:
+		return "a float"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	}
+	return fmt.Sprintf("a %T", d)
+}
+
+type tomlString string
+
+func (t *tomlString) UnmarshalTOML(d any) error {
+	v, ok := d.(string)
+	if !ok {
+		return fmt.Errorf("want a string, not %s", tomlType(d))
+	}
+	*t = tomlString(v)
+	return nil
+}
+
+type tomlBool bool
+
+func (t *tomlBool) UnmarshalTOML(d any) error {
+	v, ok := d.(bool)
+	if !ok {
+		return fmt.Errorf("want true or false, not %s", tomlType(d))
+	}
+	*t = tomlBool(v)
+	return nil
+}
+
+type tomlInt int
+
+func (t *tomlInt) UnmarshalTOML(d any) error {
+	v, ok := d.(int64)
+	if !ok {
+		return fmt.Errorf("want an integer, not %s", tomlType(d))
+	}
+	if v < -1<<20 || v > 1<<20 {
+		return fmt.Errorf("%d is out of range", v)
+	}
+	*t = tomlInt(v)
+	return nil
+}
+
+type tomlStrings []string
+
+func (t *tomlStrings) UnmarshalTOML(d any) error {
+	arr, ok := d.([]any)
+	if !ok {
+		return fmt.Errorf("want an array of strings, not %s", tomlType(d))
+	}
+	out := make([]string, 0, len(arr))
+	for i, e := range arr {
+		s, ok := e.(string)
+		if !ok {
+			return fmt.Errorf("element %d: want a string, not %s", i+1, tomlType(e))
+		}
+		out = append(out, s)
+	}
+	*t = out
+	return nil
+}
+
+type textMap map[string]string
+
+func (t *textMap) UnmarshalTOML(d any) error {
+	m, ok := d.(map[string]any)
+	if !ok {
+		return fmt.Errorf("want a table of strings, not %s", tomlType(d))
+	}
+	out := make(map[string]string, len(m))
+	for k, e := range m {
+		s, ok := e.(string)
+		if !ok {
+			return fmt.Errorf("%q: want a string, not %s", k, tomlType(e))
+		}
+		out[k] = s
+	}
+	*t = out
+	return nil
+}
+
+type typeMap map[string]ValueType
+
+func (t *typeMap) UnmarshalTOML(d any) error {
+	m, ok := d.(map[string]any)
+	if !ok {
+		return fmt.Errorf("want a table of value types, not %s", tomlType(d))
+	}
+	out := make(map[string]ValueType, len(m))
+	for _, k := range sortedKeys(m) {
+		s, ok := m[k].(string)
+		if !ok {
+			return fmt.Errorf("%q: want a value type, not %s", k, tomlType(m[k]))
+		}
+		var vt ValueType
+		if err := vt.UnmarshalText([]byte(s)); err != nil {
+			return fmt.Errorf("%q: %v", k, err)
+		}
+		out[k] = vt
+	}
+	*t = out
+	return nil
 }
 
 type specFile struct {
@@ -328,11 +460,11 @@ func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
 		return nil, bad("", "%s runs other programs or is hard-blocked; no spec can allow it", name)
 	}
 	sp := &spec{
-		name: name, source: file, description: in.Description,
+		name: name, source: file, description: string(in.Description),
 		flags: map[string]ValueType{}, forbid: map[string]string{},
-		positionals: 0, positionalPrefix: in.PositionalPrefix,
+		positionals: 0, positionalPrefix: string(in.PositionalPrefix),
 		patternFlags: map[string]bool{}, maxPaths: -1, exactPaths: -1,
-		writes: in.Writes, targetDir: in.TargetDir, numberOption: in.NumberOption,
+		writes: in.Writes, targetDir: bool(in.TargetDir), numberOption: bool(in.NumberOption),
 		shortValues: in.ShortValues, harden: in.Harden, allow: in.Allow, deny: in.Deny,
 	}
 	if sp.writes == "" {
@@ -366,7 +498,7 @@ func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
 		if *in.Positionals < -1 {
 			return nil, bad("positionals", "must be -1 (every operand) or a count, not %d", *in.Positionals)
 		}
-		sp.positionals = *in.Positionals
+		sp.positionals = int(*in.Positionals)
 	}
 	for _, f := range in.PatternFlags {
 		if _, ok := sp.flags[f]; !ok {
@@ -378,7 +510,7 @@ func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
 		if *in.MaxPaths < -1 {
 			return nil, bad("max_paths", "must be -1 (unlimited) or a count, not %d", *in.MaxPaths)
 		}
-		sp.maxPaths = *in.MaxPaths
+		sp.maxPaths = int(*in.MaxPaths)
 	}
 	if in.ExactPaths != nil {
 		if *in.ExactPaths < 0 {
@@ -387,8 +519,8 @@ func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
 		if in.MaxPaths != nil {
 			return nil, bad("exact_paths", "set exact_paths or max_paths, not both")
 		}
-		sp.exactPaths = *in.ExactPaths
-		sp.maxPaths = *in.ExactPaths
+		sp.exactPaths = int(*in.ExactPaths)
+		sp.maxPaths = int(*in.ExactPaths)
 	}
 	if in.Tests != nil {
 		sp.tests = map[string]ValueType{}

@@ -209,23 +209,8 @@ func parseAttrs(s string) ([]attr, string) {
 			return nil, fmt.Sprintf("unquoted attribute value for %q: quote it, %s=\"value\"", name, name)
 		}
 		i++
-		var b strings.Builder
-		closed := false
-		for i < len(s) {
-			c := s[i]
-			if c == q {
-				closed = true
-				i++
-				break
-			}
-			if c == '\\' && i+1 < len(s) && (s[i+1] == q || s[i+1] == '\\') {
-				b.WriteByte(s[i+1])
-				i += 2
-				continue
-			}
-			b.WriteByte(c)
-			i++
-		}
+		value, n, closed := quotedValue(s[i:], q)
+		i += n
 		if !closed {
 			return nil, fmt.Sprintf("unterminated quoted value for %q: close the quote with %c before `--->` (write \\%c for a quote inside it)", name, q, q)
 		}
@@ -234,8 +219,42 @@ func parseAttrs(s string) ([]attr, string) {
 				return nil, fmt.Sprintf("duplicate attribute %q: give each attribute once per marker", name)
 			}
 		}
-		attrs = append(attrs, attr{name, b.String()})
+		attrs = append(attrs, attr{name, value})
 	}
+}
+
+// quotedValue reads a quoted value from s, just after its opening quote
+// q, up to the closing quote. It returns the value with its escapes
+// resolved, the bytes consumed (closing quote included), and whether the
+// closing quote was found.
+func quotedValue(s string, q byte) (value string, n int, closed bool) {
+	end := -1
+	escapes := false
+	for i := 0; i < len(s); i++ {
+		if s[i] == q {
+			end = i
+			break
+		}
+		if s[i] == '\\' && i+1 < len(s) && (s[i+1] == q || s[i+1] == '\\') {
+			escapes = true
+			i++
+		}
+	}
+	if end < 0 {
+		return "", len(s), false
+	}
+	if !escapes {
+		return s[:end], end + 1, true
+	}
+	var b strings.Builder
+	b.Grow(end)
+	for i := 0; i < end; i++ {
+		if s[i] == '\\' && i+1 < end && (s[i+1] == q || s[i+1] == '\\') {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String(), end + 1, true
 }
 
 // openBlock is the block being read.

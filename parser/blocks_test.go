@@ -849,3 +849,24 @@ func BenchmarkBlocks(b *testing.B) {
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "blocks/s")
 }
+
+// BenchmarkBlocksNoAnalysis measures the document parser alone, on WRITE
+// blocks shaped like BenchmarkBlocks' RUN blocks.
+func BenchmarkBlocksNoAnalysis(b *testing.B) {
+	var sb strings.Builder
+	const n = 1000
+	for i := range n {
+		fmt.Fprintf(&sb, "Now step %d.\n<---WRITE file=\"sub\"--->\ngo test -run 'TestX%d' ./parser/...\n<---END--->\n", i, i)
+	}
+	in := sb.String()
+	p := New()
+	b.SetBytes(int64(len(in)))
+	b.ResetTimer()
+	for b.Loop() {
+		d, err := p.Blocks("bench", strings.NewReader(in))
+		if err != nil || len(d.Blocks) != n || !d.OK() {
+			b.Fatalf("%v %d %v", err, len(d.Blocks), d.Fatal)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "blocks/s")
+}

@@ -310,6 +310,9 @@ func (p *Parser) parseDocument(source, text string) *Document {
 			c, name, attrText := classify(strings.TrimRight(line, " \t"))
 			switch {
 			case name == "END" && c == marker:
+				// Blank ATTRTEXT (`<---END --->`) counts as none, as
+				// for TO and REPLACE; `<---END K--->` allows any
+				// whitespace around K, as `<---END TASKS--->` does.
 				if at := strings.Trim(attrText, " \t"); at != "" && at != string(blk.kind) {
 					return fatal(lineNo, fmt.Sprintf("malformed END marker: %s block (line %d) is closed by a line `<---END--->` or `<---END %s--->`", blk.kind, blk.line, blk.kind))
 				}

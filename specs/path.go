@@ -19,8 +19,8 @@ const maxLinks = 40
 // following ".." is applied. It never cleans a path lexically first, so
 // with escape -> /etc, "escape/../etc/passwd" is /etc/passwd.
 //
-// A Resolver caches what it learns about directories and symlinks, never
-// that a name is missing and never plain files. The cache is only valid
+// A Resolver caches what it learns about existing names (directories,
+// files, symlinks), never that a name is missing. The cache is only valid
 // while the file system stays as it was: a caller that runs a command
 // between two checks must call [Resolver.Reset] after it, or a directory
 // that the command replaced by a symlink would still be seen as the old
@@ -29,8 +29,8 @@ type Resolver struct {
 	root string // absolute, symlink-free, cleaned
 
 	mu sync.Mutex // guards nodes and bases
-	// nodes caches lstat results of absolute symlink-free paths: a
-	// directory (target "") or a symlink (its target, read once).
+	// nodes caches lstat results of absolute symlink-free paths that
+	// exist: a symlink (its target, read once) or anything else.
 	nodes map[string]node
 	// bases caches the resolution of base directories passed to Resolve.
 	bases map[string]string
@@ -239,11 +239,9 @@ func (r *Resolver) walk(cur, p string, links *int) (string, error) {
 				}
 				n = node{link: true, target: t}
 				r.nodes[next] = n
-			case fi.IsDir():
-				r.nodes[next] = n
 			default:
-				cur = next
-				continue
+				// A directory or a file: nothing to follow.
+				r.nodes[next] = n
 			}
 		}
 		if !n.link {

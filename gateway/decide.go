@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -64,7 +63,6 @@ type Options struct {
 type Gateway struct {
 	opts     Options
 	resolver *specs.Resolver
-	programs map[string]string // bare name → LookPath result ("" = not found)
 }
 
 // New returns a Gateway for opts.
@@ -83,7 +81,7 @@ func New(opts Options) (*Gateway, error) {
 	if err != nil {
 		return nil, fmt.Errorf("project root: %w", err)
 	}
-	return &Gateway{opts: opts, resolver: r, programs: map[string]string{}}, nil
+	return &Gateway{opts: opts, resolver: r}, nil
 }
 
 // Root returns the resolved project root.
@@ -200,16 +198,10 @@ func (g *Gateway) untrusted(v Verdict) Verdict {
 // command no spec vouched for: the resolved program, git hardened.
 func (g *Gateway) runnable(argv []string, dir, program string) Verdict {
 	if program == "" {
-		p, ok := g.programs[argv[0]]
-		if !ok {
-			if lp, err := exec.LookPath(argv[0]); err == nil && filepath.IsAbs(lp) {
-				p = lp
-			}
-			g.programs[argv[0]] = p
-		}
-		if p == "" {
+		p, err := g.opts.Specs.LookPath(argv[0])
+		if err != nil {
 			return Verdict{Decision: Deny, Rule: RuleNotFound, Word: argv[0], Dir: dir,
-				Reason: fmt.Sprintf("`%s` is not an installed program (not found in PATH)", argv[0]),
+				Reason: fmt.Sprintf("`%s` is not an installed program: %v", argv[0], err),
 				Advice: "use a program that is installed, or ask the person to install it"}
 		}
 		program = p

@@ -184,7 +184,19 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 	}
 	failedGroup := map[groupKey]int{} // group → index of the block that failed
 	stopped := ""
+	anyRan, dirty := false, false
 	for _, r := range p.Results {
+		if anyRan && r.Argv != nil {
+			// A command that ran may have changed the file system
+			// (mkdir, mv, cp, an approved ln): decide again on fresh
+			// symlink resolution, so a path checked before the run
+			// cannot point elsewhere now.
+			if dirty {
+				g.resolver.Reset()
+				dirty = false
+			}
+			r.Verdict = g.Decide(r.Argv, r.DirAttr)
+		}
 		key := groupKey{r.Source, r.Group}
 		switch {
 		case ctx.Err() != nil:
@@ -196,6 +208,9 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 			r.Skip = fmt.Sprintf("block %d in the same TASKS group was refused, declined or failed", failedGroup[key])
 		default:
 			g.execute(ctx, r, x)
+			if r.Status == StatusRan {
+				anyRan, dirty = true, true
+			}
 		}
 		if r.Failed() {
 			if r.Group > 0 && failedGroup[key] == 0 {

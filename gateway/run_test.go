@@ -218,3 +218,23 @@ func TestExecuteInterrupted(t *testing.T) {
 		t.Error("the interrupted command reports success")
 	}
 }
+
+// TestExecuteDecidesAgainAfterACommandRan: a path that was inside the
+// root when the plan was made, and that an earlier command turned into a
+// symlink out of the root, is denied when its block's turn comes.
+func TestExecuteDecidesAgainAfterACommandRan(t *testing.T) {
+	t.Parallel()
+	g, _ := newTestGateway(t, "ln -s /etc link")
+	doc := "<---RUN--->\nln -s /etc link\n<---END--->\n<---RUN--->\ncat link/hostname\n<---END--->\n"
+	p := plan(t, g, doc)
+	if p.Results[1].Decision != Allow {
+		t.Fatalf("before ln ran, cat link/hostname = %+v, want allow", p.Results[1].Verdict)
+	}
+	g.Execute(context.Background(), p, ExecOptions{}, nil)
+	if diff := cmp.Diff([]string{"ran", "denied"}, statuses(p)); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	if p.Results[1].Rule != "path-outside-root" {
+		t.Errorf("rule = %q, want path-outside-root", p.Results[1].Rule)
+	}
+}

@@ -39,7 +39,7 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	if v.Outcome != Allow {
 		return v
 	}
-	prog, err := s.lookPath(name)
+	prog, err := s.LookPath(name)
 	if err != nil {
 		return Verdict{Outcome: Deny, Rule: RuleNotFound, Arg: name, Reason: fmt.Sprintf("%s is not installed: %v", name, err), Advice: "use another program, or ask the person to install " + name}
 	}
@@ -47,8 +47,9 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	return v
 }
 
-// lookPath resolves a bare name once per Set.
-func (s *Set) lookPath(name string) (string, error) {
+// LookPath resolves a bare program name with exec.LookPath once per Set
+// and caches the result, so a program is pinned for the whole run.
+func (s *Set) LookPath(name string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if lr, ok := s.path[name]; ok {

@@ -24,7 +24,7 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 			return denyErr(err)
 		}
 	}
-	prog, err := s.lookPath("git")
+	prog, err := s.LookPath("git")
 	if err != nil {
 		return Verdict{Outcome: Deny, Rule: RuleNotFound, Arg: "git", Reason: fmt.Sprintf("git is not installed: %v", err), Advice: "ask the person to install git"}
 	}

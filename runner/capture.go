@@ -14,7 +14,7 @@ const (
 	// that the old and the new buffer are never both large: the peak stays
 	// near the cap plus jumpAt. Pages of the new buffer that are never
 	// written are never touched.
-	jumpAt = 1 << 20
+	jumpAt = 256 << 10
 	// maxJump bounds that final-size allocation for very large caps, above
 	// which buffers keep doubling.
 	maxJump = 64 << 20

@@ -21,6 +21,9 @@ const DefaultMaxOutput = 10_000_000
 // command is gone when [Config.WaitDelay] is zero.
 const DefaultWaitDelay = 2 * time.Second
 
+// cancelGrace replaces WaitDelay once ctx is canceled.
+const cancelGrace = 100 * time.Millisecond
+
 // ErrNoCommand is returned in [Result.Err] when argv is empty.
 var ErrNoCommand = errors.New("empty command")
 
@@ -220,18 +223,28 @@ func Run(ctx context.Context, argv []string, cfg Config) Result {
 
 	pending := 2
 	delay := time.NewTimer(waitDelay)
+	canceled := ctx.Done()
 	for pending > 0 {
 		select {
 		case <-done:
 			pending--
-		case <-delay.C:
-			// Something outside the group still holds the pipes: stop
-			// reading, as exec.Cmd.WaitDelay does.
-			outR.Close()
-			errR.Close()
-			for ; pending > 0; pending-- {
-				<-done
+			continue
+		case <-canceled:
+			// Ctrl-C: read what the killed group left in the pipes, but
+			// do not wait the whole WaitDelay for a process outside it.
+			canceled = nil
+			if waitDelay > cancelGrace {
+				delay.Reset(cancelGrace)
 			}
+			continue
+		case <-delay.C:
+		}
+		// Something outside the group still holds the pipes: stop
+		// reading, as exec.Cmd.WaitDelay does.
+		outR.Close()
+		errR.Close()
+		for ; pending > 0; pending-- {
+			<-done
 		}
 	}
 	delay.Stop()

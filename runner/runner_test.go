@@ -319,7 +319,42 @@ func TestRunCancelKillsGroup(t *testing.T) {
 		t.Errorf("got %v, TimedOut %v, Err %v; want canceled, false, context.Canceled",
 			got.Status, got.TimedOut, got.Err)
 	}
+	if !strings.Contains(string(got.Stdout), "ready\n") {
+		t.Errorf("Stdout = %q, want the output printed before Ctrl-C", got.Stdout)
+	}
 	assertNoSurvivors(t, pidfile)
+}
+
+// TestRunCancelDoesNotWaitForEscapedHolder: after Ctrl-C, a process outside
+// the group that holds the pipes does not keep Run waiting for WaitDelay.
+func TestRunCancelDoesNotWaitForEscapedHolder(t *testing.T) {
+	t.Parallel()
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		// Cancel once the command has exited and only the escaped
+		// grandchild holds the pipes.
+		for {
+			if _, err := os.Stat(pidfile); err == nil {
+				time.Sleep(200 * time.Millisecond)
+				cancel()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	start := time.Now()
+	got := Run(ctx, helperArgv(t, "grandchild", pidfile, "escape"), Config{WaitDelay: 30 * time.Second})
+	elapsed := time.Since(start)
+	_, grandchild := readPids(t, pidfile)
+	syscall.Kill(grandchild, syscall.SIGKILL)
+	if elapsed > 5*time.Second {
+		t.Errorf("Run took %v after Ctrl-C, want well under WaitDelay (30s)", elapsed)
+	}
+	if got.Status != StatusExited || got.ExitCode != 0 {
+		t.Errorf("got %v, code %d; want exited 0 (the command itself ended before Ctrl-C)", got.Status, got.ExitCode)
+	}
 }
 
 func TestRunContextDeadlineIsTimeout(t *testing.T) {

@@ -344,53 +344,62 @@ func tomlFileError(path, key string, err error) error {
 	return &FileError{Path: path, Key: key, Err: err}
 }
 
-type jsonCommands struct {
-	Allowed []string `json:"allowed"`
-	Blocked []string `json:"blocked"`
-}
-
+// decodeJSONCommands reads the legacy {"allowed": [...], "blocked": [...]}
+// token by token, so that every error has the line of its key.
 func decodeJSONCommands(path string, data []byte, parse ParseFunc) (allowed, blocked []Pattern, err error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var jc jsonCommands
-	if err := dec.Decode(&jc); err != nil {
-		fe := &FileError{Path: path, Err: err}
+	fail := func(key string, off int64, err error) error {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			fe.Line = lineAt(data, se.Offset)
+			off = se.Offset
 		case errors.As(err, &te):
-			fe.Line = lineAt(data, te.Offset)
-			fe.Key = te.Field
+			off = te.Offset
+			err = fmt.Errorf("want an array of strings, found a JSON %s", te.Value)
 		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-			fe.Line = lineAt(data, int64(len(data)))
-		default:
-			fe.Line = lineAt(data, dec.InputOffset())
+			off, err = int64(len(data)), errors.New("unexpected end of file")
 		}
-		return nil, nil, fe
+		return &FileError{Path: path, Line: lineAt(data, off), Key: key, Err: err}
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, &FileError{Path: path, Line: lineAt(data, dec.InputOffset()),
-			Err: errors.New("text after the JSON object")}
+	if tok, err := dec.Token(); err != nil {
+		return nil, nil, fail("", dec.InputOffset(), err)
+	} else if tok != json.Delim('{') {
+		return nil, nil, fail("", dec.InputOffset(), errors.New("want a JSON object"))
 	}
-	conv := func(key string, texts []string) ([]Pattern, error) {
-		var ps []Pattern
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, fail("", dec.InputOffset(), err)
+		}
+		key, _ := tok.(string)
+		keyOff := dec.InputOffset()
+		var dst *[]Pattern
+		switch List(key) {
+		case ListAllowed:
+			dst = &allowed
+		case ListBlocked:
+			dst = &blocked
+		default:
+			return nil, nil, fail(key, keyOff, errors.New("unknown key: commands.json holds only allowed and blocked"))
+		}
+		var texts []string
+		if err := dec.Decode(&texts); err != nil {
+			return nil, nil, fail(key, keyOff, err)
+		}
 		for _, text := range texts {
 			p, err := ParsePattern(text, parse)
 			if err != nil {
-				line := lineAt(data, int64(bytes.Index(data, []byte(`"`+key+`"`))))
-				return nil, &FileError{Path: path, Line: line, Key: key, Err: fmt.Errorf("pattern %q: %w", text, err)}
+				return nil, nil, fail(key, keyOff, fmt.Errorf("pattern %q: %w", text, err))
 			}
-			ps = appendNew(ps, p)
+			*dst = appendNew(*dst, p)
 		}
-		return ps, nil
 	}
-	if allowed, err = conv("allowed", jc.Allowed); err != nil {
-		return nil, nil, err
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, nil, fail("", dec.InputOffset(), err)
 	}
-	if blocked, err = conv("blocked", jc.Blocked); err != nil {
-		return nil, nil, err
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, fail("", dec.InputOffset(), errors.New("text after the JSON object"))
 	}
 	return allowed, blocked, nil
 }

@@ -1,0 +1,206 @@
+package approve
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// ConfigFile is the name of the configuration file in .clada.
+const ConfigFile = "config.toml"
+
+// Defaults and limits of the configuration (DESIGN.md §5). Keep in step
+// with the config.toml documentation.
+const (
+	DefaultApprovalTimeout = 60 * time.Second
+	MinApprovalTimeout     = 10 * time.Second
+	MaxApprovalTimeout     = 120 * time.Second
+	MinTimeout             = 1 * time.Second
+	MaxTimeout             = 24 * time.Hour
+	MinMaxOutput           = 1 << 10 // 1 KiB
+	MaxMaxOutput           = 1 << 30 // 1 GiB: the runner holds output in memory
+)
+
+// Config is .clada/config.toml. Use [DefaultConfig] or [LoadConfig]
+// rather than a zero Config: a zero Config has HardBlocks off.
+type Config struct {
+	Timeout         time.Duration // per command; 0 means the runner's default (60 s)
+	MaxOutput       int64         // bytes of stdout and stderr together; 0 means the runner's default (10 MB)
+	ApprovalTimeout time.Duration // how long a question waits; 0 means DefaultApprovalTimeout
+	Untrusted       bool          // ask even for commands that a spec allows
+	HardBlocks      bool          // the built-in hard blocks (sudo, dd, rm -rf /…); on by default
+	Path            string        // the file the values came from, "" when there is none
+}
+
+// DefaultConfig returns the configuration used when there is no
+// config.toml: runner defaults, a 60 s approval timeout, hard blocks on.
+func DefaultConfig() Config {
+	return Config{ApprovalTimeout: DefaultApprovalTimeout, HardBlocks: true}
+}
+
+// LoadConfig reads root/.clada/config.toml on top of [DefaultConfig]; a
+// missing file gives the defaults. Durations are strings such as "30s" or
+// "2m", or integers counting seconds. max_output is an integer number of
+// bytes or a string with a unit: B, KB, MB, GB (powers of 1000) or KiB,
+// MiB, GiB (powers of 1024), e.g. "10MB". An unknown key, a wrong type or
+// a value out of range is a [*FileError] naming key and line.
+func LoadConfig(root string) (Config, error) {
+	cfg := DefaultConfig()
+	path := filepath.Join(root, DirName, ConfigFile)
+	data, err := readLimited(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return Config{}, err
+	}
+	var top map[string]toml.Primitive
+	md, err := toml.Decode(string(data), &top)
+	if err != nil {
+		return Config{}, tomlFileError(path, "", err)
+	}
+	for _, key := range md.Keys() {
+		if len(key) != 1 {
+			continue
+		}
+		name := key[0]
+		var v configValue
+		switch name {
+		case "timeout":
+			v = durationValue{&cfg.Timeout, MinTimeout, MaxTimeout}
+		case "approval_timeout":
+			v = durationValue{&cfg.ApprovalTimeout, MinApprovalTimeout, MaxApprovalTimeout}
+		case "max_output":
+			v = sizeValue{&cfg.MaxOutput}
+		case "untrusted":
+			v = boolValue{&cfg.Untrusted}
+		case "hard_blocks":
+			v = boolValue{&cfg.HardBlocks}
+		default:
+			return Config{}, keyError(path, &md, top[name], name, errors.New(
+				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted and hard_blocks"))
+		}
+		if err := md.PrimitiveDecode(top[name], v); err != nil {
+			return Config{}, tomlFileError(path, name, err)
+		}
+	}
+	cfg.Path = path
+	return cfg, nil
+}
+
+// configValue is a config.toml value; UnmarshalTOML checks type and range
+// so that the decoder reports the key's line with the error.
+type configValue interface{ UnmarshalTOML(any) error }
+
+type durationValue struct {
+	dst      *time.Duration
+	min, max time.Duration
+}
+
+func (d durationValue) UnmarshalTOML(v any) error {
+	var got time.Duration
+	switch v := v.(type) {
+	case int64:
+		if v < 0 || v > int64(d.max/time.Second) {
+			return d.outOfRange(strconv.FormatInt(v, 10))
+		}
+		got = time.Duration(v) * time.Second
+	case string:
+		var err error
+		got, err = time.ParseDuration(strings.TrimSpace(v))
+		if err != nil {
+			return fmt.Errorf("%q is not a duration: write e.g. \"30s\" or \"2m\", or a number of seconds", v)
+		}
+		if got < d.min || got > d.max {
+			return d.outOfRange(strconv.Quote(v))
+		}
+	default:
+		return fmt.Errorf("want a duration such as \"30s\" or a number of seconds, found %s", tomlTypeName(v))
+	}
+	if got < d.min {
+		return d.outOfRange(fmt.Sprint(v))
+	}
+	*d.dst = got
+	return nil
+}
+
+func (d durationValue) outOfRange(v string) error {
+	return fmt.Errorf("%s is out of range: allowed %s to %s", v, fmtDuration(d.min), fmtDuration(d.max))
+}
+
+// fmtDuration writes whole seconds as "10s", "120s", larger values as
+// time.Duration does.
+func fmtDuration(d time.Duration) string {
+	if d <= 2*time.Minute && d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}
+
+type sizeValue struct{ dst *int64 }
+
+func (s sizeValue) UnmarshalTOML(v any) error {
+	var got int64
+	switch v := v.(type) {
+	case int64:
+		got = v
+	case string:
+		n, err := parseSize(v)
+		if err != nil {
+			return err
+		}
+		got = n
+	default:
+		return fmt.Errorf("want a size such as \"10MB\" or a number of bytes, found %s", tomlTypeName(v))
+	}
+	if got < MinMaxOutput || got > MaxMaxOutput {
+		return fmt.Errorf("%v is out of range: allowed 1KiB to 1GiB", v)
+	}
+	*s.dst = got
+	return nil
+}
+
+// sizeUnits are the suffixes parseSize accepts, matched case-insensitively.
+// Longer suffixes come first so "KiB" is not read as "B".
+var sizeUnits = []struct {
+	suffix string
+	mult   int64
+}{
+	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30},
+	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9},
+	{"b", 1},
+}
+
+func parseSize(s string) (int64, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, u := range sizeUnits {
+		if num, ok := strings.CutSuffix(t, u.suffix); ok {
+			t, mult = strings.TrimSpace(num), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("%q is not a size: write e.g. \"10MB\", \"512KiB\" or a number of bytes", s)
+	}
+	return n * mult, nil
+}
+
+type boolValue struct{ dst *bool }
+
+func (b boolValue) UnmarshalTOML(v any) error {
+	got, ok := v.(bool)
+	if !ok {
+		return fmt.Errorf("want true or false, found %s", tomlTypeName(v))
+	}
+	*b.dst = got
+	return nil
+}

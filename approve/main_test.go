@@ -1,0 +1,70 @@
+package approve
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// childEnv selects a child mode: the test binary re-executes itself to
+// be a separate process (concurrent writers, a process with or without a
+// controlling terminal).
+const childEnv = "APPROVE_TEST_CHILD"
+
+func TestMain(m *testing.M) {
+	switch os.Getenv(childEnv) {
+	case "":
+		os.Exit(m.Run())
+	case "add":
+		if _, err := Add(os.Getenv("APPROVE_ROOT"), ListAllowed, os.Getenv("APPROVE_PATTERN"), fakeParse); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "ask":
+		os.Exit(childAsk())
+	default:
+		fmt.Fprintln(os.Stderr, "unknown child mode")
+		os.Exit(2)
+	}
+}
+
+// childAsk opens the terminal, asks one question and writes the outcome
+// to fd 3.
+func childAsk() int {
+	result := os.NewFile(3, "result")
+	if result == nil {
+		return 2
+	}
+	in, out, err := OpenTTY()
+	if err != nil {
+		fmt.Fprintf(result, "open: noTTY=%v\n", errors.Is(err, ErrNoTTY))
+		return 0
+	}
+	p := NewPrompter(in, out)
+	if os.Getenv("APPROVE_TYPEAHEAD") != "" {
+		fmt.Fprintf(out, "ready\n")
+		time.Sleep(300 * time.Millisecond)
+	}
+	ms, _ := strconv.Atoi(os.Getenv("APPROVE_TIMEOUT_MS"))
+	a, why, err := p.Ask(Question{Command: "npm test", Dir: "sub/", Why: "not in clada's specs"}, time.Duration(ms)*time.Millisecond)
+	fmt.Fprintf(result, "answer=%s reason=%q err=%v\n", a, why, err)
+	return 0
+}
+
+// childCommand returns a command running the test binary in mode.
+func childCommand(t *testing.T, mode string, env ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+mode)
+	cmd.Env = append(cmd.Env, env...)
+	return cmd
+}

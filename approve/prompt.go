@@ -1,0 +1,289 @@
+package approve
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+)
+
+// Answer is what the person at the terminal decided.
+type Answer int
+
+// The answers. The zero Answer is No.
+const (
+	No     Answer = iota // do not run it
+	Yes                  // run it once
+	Always               // run it and add it to allowed
+	Never                // do not run it and add it to blocked
+)
+
+func (a Answer) String() string {
+	switch a {
+	case Yes:
+		return "yes"
+	case Always:
+		return "always"
+	case Never:
+		return "never"
+	default:
+		return "no"
+	}
+}
+
+// NoReason says why a command was not approved; "" when it was.
+type NoReason string
+
+// The reasons for not approving. They appear in reports, so they never
+// change.
+const (
+	NoAnswered NoReason = "answered no"  // n/no or v/never
+	NoTimeout  NoReason = "timed out"    // no answer within the approval timeout
+	NoEOF      NoReason = "end of input" // Ctrl-D or the terminal's input ended
+	NoTTY      NoReason = "no terminal"  // no controlling terminal, or it failed
+)
+
+// ErrNoTTY is returned by [OpenTTY] when there is no terminal to ask.
+var ErrNoTTY = errors.New("no controlling terminal")
+
+// ErrClosed is returned by [Prompter.Ask] after [Prompter.Close].
+var ErrClosed = errors.New("approve: prompter closed")
+
+// Question is what [Prompter.Ask] shows.
+type Question struct {
+	// Command is the command, each word already quoted by the caller, so
+	// that what is approved is exactly what runs.
+	Command string
+	Dir     string // the block's directory as the model wrote it, "" for the root
+	Why     string // why clada asks, e.g. "not in clada's specs"; "" for none
+}
+
+// Prompter asks questions on a terminal. One goroutine reads the terminal
+// and at most one read is outstanding, so a line read after a question
+// timed out is neither lost nor taken twice: it is dropped before the next
+// question. A nil *Prompter answers every question No with [NoTTY].
+type Prompter struct {
+	out     io.Writer
+	closers []io.Closer
+	noTTY   bool
+
+	mu      sync.Mutex // held by Ask for a whole question
+	start   sync.Once
+	in      io.Reader
+	req     chan struct{}   // asks the reader for one line
+	res     chan readResult // its answer; cap 1
+	pending bool            // a line was requested and not received
+	closed  bool
+}
+
+type readResult struct {
+	line string
+	err  error
+}
+
+// inputDiscarder is implemented by terminals that can drop type-ahead,
+// so that a key pressed before the question was shown never answers it.
+type inputDiscarder interface{ discardInput() error }
+
+// NewPrompter returns a Prompter that reads answers from in and writes
+// questions to out. in should be the terminal ([OpenTTY]), never stdin.
+func NewPrompter(in io.Reader, out io.Writer) *Prompter {
+	return &Prompter{in: in, out: out, req: make(chan struct{}, 1), res: make(chan readResult, 1)}
+}
+
+// Opener opens a terminal; [OpenTTY] is the real one.
+type Opener func() (in io.ReadCloser, out io.WriteCloser, err error)
+
+// Open opens a terminal with open (OpenTTY when nil) and returns a
+// Prompter on it, which [Prompter.Close] closes. When open fails with
+// [ErrNoTTY] it returns a Prompter that answers every question No with
+// [NoTTY], and a nil error; other errors are returned.
+func Open(open Opener) (*Prompter, error) {
+	if open == nil {
+		open = OpenTTY
+	}
+	in, out, err := open()
+	if errors.Is(err, ErrNoTTY) {
+		return &Prompter{noTTY: true}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p := NewPrompter(in, out)
+	p.closers = []io.Closer{in, out}
+	return p, nil
+}
+
+// Close closes the terminal opened by [Open] and stops the reader. Ask
+// returns [ErrClosed] afterwards.
+func (p *Prompter) Close() error {
+	if p == nil {
+		return nil
+	}
+	var errs []error
+	for _, c := range p.closers {
+		errs = append(errs, c.Close())
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.closed && p.req != nil {
+		close(p.req)
+	}
+	p.closed = true
+	return errors.Join(errs...)
+}
+
+// Say writes one line, prefixed "clada: ", to the terminal, e.g. the path
+// of the file written after always or never. It does nothing without a
+// terminal.
+func (p *Prompter) Say(format string, args ...any) error {
+	if p == nil || p.noTTY {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, err := fmt.Fprintf(p.out, "clada: %s\n", visible(fmt.Sprintf(format, args...)))
+	return err
+}
+
+// Ask shows q and waits at most timeout (DefaultApprovalTimeout when zero
+// or negative) for y/yes, n/no, a/always or v/never, in any case; other
+// input asks again, within the same time limit. It returns the answer and,
+// when it is No or Never, why. End of input, also after a partial line,
+// is No with [NoEOF]; no answer in time is No with [NoTimeout]; no
+// terminal is No with [NoTTY]. A read or write error is No with NoTTY and
+// the error: Ask never approves when it returns an error.
+func (p *Prompter) Ask(q Question, timeout time.Duration) (Answer, NoReason, error) {
+	if p == nil || p.noTTY {
+		return No, NoTTY, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return No, NoTTY, ErrClosed
+	}
+	if timeout <= 0 {
+		timeout = DefaultApprovalTimeout
+	}
+	p.start.Do(func() { go p.read() })
+	deadline := time.Now().Add(timeout)
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+
+	// Drop what was typed for an earlier question that timed out, and
+	// type-ahead that the terminal still holds.
+	if p.pending {
+		select {
+		case <-p.res:
+			p.pending = false
+		default:
+		}
+	}
+	if d, ok := p.in.(inputDiscarder); ok && !p.pending {
+		_ = d.discardInput() // best effort: not every terminal can
+	}
+
+	left := timeout
+	for {
+		if _, err := io.WriteString(p.out, prompt(q, left)); err != nil {
+			return No, NoTTY, fmt.Errorf("writing the question: %w", err)
+		}
+		if !p.pending {
+			p.req <- struct{}{}
+			p.pending = true
+		}
+		select {
+		case r := <-p.res:
+			p.pending = false
+			if r.err == io.EOF {
+				_, _ = io.WriteString(p.out, "\nclada: end of input: not approved\n")
+				return No, NoEOF, nil
+			}
+			if r.err != nil {
+				return No, NoTTY, fmt.Errorf("reading the answer: %w", r.err)
+			}
+			if a, ok := parseAnswer(r.line); ok {
+				if a == No || a == Never {
+					return a, NoAnswered, nil
+				}
+				return a, "", nil
+			}
+			_, _ = io.WriteString(p.out, "clada: please answer y (yes), n (no), a (always) or v (never)\n")
+			left = time.Until(deadline)
+		case <-timer.C:
+			_, _ = fmt.Fprintf(p.out, "\nclada: no answer within %s: not approved\n", fmtDuration(timeout.Round(time.Second)))
+			return No, NoTimeout, nil
+		}
+	}
+}
+
+// read serves one line per request until Close.
+func (p *Prompter) read() {
+	br := bufio.NewReader(p.in)
+	for range p.req {
+		// A partial line ended by Ctrl-D comes with io.EOF and is
+		// not an answer.
+		line, err := br.ReadString('\n')
+		p.res <- readResult{line, err}
+	}
+}
+
+func parseAnswer(line string) (Answer, bool) {
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return Yes, true
+	case "n", "no":
+		return No, true
+	case "a", "always":
+		return Always, true
+	case "v", "never":
+		return Never, true
+	}
+	return No, false
+}
+
+// prompt is the question line, e.g.
+//
+//	clada: run `npm test` in sub/ (not in clada's specs)? [y]es, [n]o, [a]lways, ne[v]er (60s):
+func prompt(q Question, left time.Duration) string {
+	var b strings.Builder
+	b.WriteString("clada: run `")
+	b.WriteString(visible(q.Command))
+	b.WriteString("`")
+	if q.Dir != "" {
+		b.WriteString(" in ")
+		b.WriteString(visible(q.Dir))
+	}
+	if q.Why != "" {
+		b.WriteString(" (")
+		b.WriteString(visible(q.Why))
+		b.WriteString(")")
+	}
+	secs := max(int((left+time.Second/2)/time.Second), 1)
+	fmt.Fprintf(&b, "? [y]es, [n]o, [a]lways, ne[v]er (%ds): ", secs)
+	return b.String()
+}
+
+// visible escapes characters that would change how the terminal shows
+// the text (control characters, escape sequences, bidi controls,
+// zero-width characters), so the person sees every character that runs.
+func visible(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == unicode.ReplacementChar:
+			b.WriteString(`\uFFFD`)
+		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unicode.Is(unicode.Bidi_Control, r), unicode.Is(unicode.Cf, r), r == 0x2028, r == 0x2029:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

@@ -69,8 +69,9 @@ func helper(mode string, args []string) int {
 		time.Sleep(time.Hour)
 	case "stdin": // report what stdin gives and what it is
 		data, err := io.ReadAll(os.Stdin)
-		fd0, _ := os.Readlink("/proc/self/fd/0")
-		fmt.Printf("read %d bytes, err %v, fd0 %q\n", len(data), err, fd0)
+		in, _ := os.Stdin.Stat()
+		null, _ := os.Stat(os.DevNull)
+		fmt.Printf("read %d bytes, err %v, null device %v\n", len(data), err, in != nil && null != nil && os.SameFile(in, null))
 	case "interleave": // interleave N: alternate lines on stdout and stderr
 		n, _ := strconv.Atoi(arg(0))
 		for i := range n {

@@ -135,11 +135,17 @@ func (d durationValue) outOfRange(v string) error {
 	return fmt.Errorf("%s is out of range: allowed %s to %s", v, fmtDuration(d.min), fmtDuration(d.max))
 }
 
-// fmtDuration writes whole seconds as "10s", "120s", larger values as
-// time.Duration does.
+// fmtDuration writes whole seconds up to two minutes as "10s", "120s",
+// whole hours and minutes as "24h", "5m", anything else as time.Duration
+// does.
 func fmtDuration(d time.Duration) string {
-	if d <= 2*time.Minute && d%time.Second == 0 {
+	switch {
+	case d <= 2*time.Minute && d%time.Second == 0:
 		return fmt.Sprintf("%ds", d/time.Second)
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
 	}
 	return d.String()
 }
@@ -161,7 +167,11 @@ func (s sizeValue) UnmarshalTOML(v any) error {
 		return fmt.Errorf("want a size such as \"10MB\" or a number of bytes, found %s", tomlTypeName(v))
 	}
 	if got < MinMaxOutput || got > MaxMaxOutput {
-		return fmt.Errorf("%v is out of range: allowed 1KiB to 1GiB", v)
+		shown := fmt.Sprint(v)
+		if str, ok := v.(string); ok {
+			shown = strconv.Quote(str)
+		}
+		return fmt.Errorf("%s is out of range: allowed 1KiB to 1GiB", shown)
 	}
 	*s.dst = got
 	return nil

@@ -1,0 +1,120 @@
+package approve
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLoadConfigMissing(t *testing.T) {
+	t.Parallel()
+	got, err := LoadConfig(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{ApprovalTimeout: 60 * time.Second, HardBlocks: true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, DefaultConfig()); diff != "" {
+		t.Errorf("DefaultConfig (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadConfig(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		content string
+		want    Config // Path is filled in
+	}{
+		{name: "empty", content: "# nothing\n", want: DefaultConfig()},
+		{name: "all keys", content: `
+timeout = "2m"
+max_output = "10MB"
+approval_timeout = "30s"
+untrusted = true
+hard_blocks = false
+`, want: Config{Timeout: 2 * time.Minute, MaxOutput: 10_000_000, ApprovalTimeout: 30 * time.Second, Untrusted: true}},
+		{name: "integer seconds and bytes", content: "timeout = 90\napproval_timeout = 120\nmax_output = 4096\n",
+			want: Config{Timeout: 90 * time.Second, MaxOutput: 4096, ApprovalTimeout: 120 * time.Second, HardBlocks: true}},
+		{name: "binary units", content: `max_output = "512KiB"`, want: Config{MaxOutput: 512 << 10, ApprovalTimeout: time.Minute, HardBlocks: true}},
+		{name: "unit case and blank", content: `max_output = "2 mib"`, want: Config{MaxOutput: 2 << 20, ApprovalTimeout: time.Minute, HardBlocks: true}},
+		{name: "gigabyte", content: `max_output = "1GB"`, want: Config{MaxOutput: 1e9, ApprovalTimeout: time.Minute, HardBlocks: true}},
+		{name: "bytes suffix", content: `max_output = "2048B"`, want: Config{MaxOutput: 2048, ApprovalTimeout: time.Minute, HardBlocks: true}},
+		{name: "approval bounds low", content: `approval_timeout = "10s"`, want: Config{ApprovalTimeout: 10 * time.Second, HardBlocks: true}},
+		{name: "approval bounds high", content: `approval_timeout = "2m"`, want: Config{ApprovalTimeout: 2 * time.Minute, HardBlocks: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			tt.want.Path = writeFile(t, root, ConfigFile, tt.content)
+			got, err := LoadConfig(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLoadConfigErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		content  string
+		wantLine int
+		wantKey  string
+		wantText []string // the message names value and allowed range
+	}{
+		{name: "syntax", content: "timeout = \"30s\"\nuntrusted = tru\n", wantLine: 2},
+		{name: "unknown key", content: "timeout = \"30s\"\n\napproval-timeout = \"30s\"\n", wantLine: 3, wantKey: "approval-timeout", wantText: []string{"unknown key"}},
+		{name: "wrong case key", content: "Timeout = \"30s\"\n", wantLine: 1, wantKey: "Timeout"},
+		{name: "table", content: "untrusted = true\n[timeout]\nx = 1\n", wantLine: 2, wantKey: "timeout"},
+		{name: "approval too short", content: "\napproval_timeout = \"5s\"\n", wantLine: 2, wantKey: "approval_timeout",
+			wantText: []string{`"5s"`, "10s to 120s"}},
+		{name: "approval too long", content: "approval_timeout = 121\n", wantLine: 1, wantKey: "approval_timeout",
+			wantText: []string{"121", "10s to 120s"}},
+		{name: "approval zero", content: "approval_timeout = 0\n", wantLine: 1, wantKey: "approval_timeout"},
+		{name: "timeout negative", content: "timeout = \"-1s\"\n", wantLine: 1, wantKey: "timeout", wantText: []string{"1s to 24h"}},
+		{name: "timeout zero", content: "timeout = 0\n", wantLine: 1, wantKey: "timeout"},
+		{name: "timeout not a duration", content: "timeout = \"soon\"\n", wantLine: 1, wantKey: "timeout", wantText: []string{"soon"}},
+		{name: "timeout float", content: "timeout = 1.5\n", wantLine: 1, wantKey: "timeout", wantText: []string{"float"}},
+		{name: "max_output bad unit", content: "max_output = \"10XB\"\n", wantLine: 1, wantKey: "max_output", wantText: []string{"10XB"}},
+		{name: "max_output too big", content: "max_output = \"2GiB\"\n", wantLine: 1, wantKey: "max_output", wantText: []string{`"2GiB"`, "1KiB to 1GiB"}},
+		{name: "max_output too small", content: "max_output = 10\n", wantLine: 1, wantKey: "max_output"},
+		{name: "max_output overflow", content: "max_output = \"99999999999999999GB\"\n", wantLine: 1, wantKey: "max_output"},
+		{name: "bool as string", content: "untrusted = \"yes\"\n", wantLine: 1, wantKey: "untrusted", wantText: []string{"true or false"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			path := writeFile(t, root, ConfigFile, tt.content)
+			_, err := LoadConfig(root)
+			t.Log(err)
+			var fe *FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error = %v, want a *FileError", err)
+			}
+			if fe.Path != path || fe.Line != tt.wantLine || fe.Key != tt.wantKey {
+				t.Errorf("got %s:%d key %q, want %s:%d key %q (%v)", fe.Path, fe.Line, fe.Key, path, tt.wantLine, tt.wantKey, err)
+			}
+			for _, w := range tt.wantText {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("message %q does not mention %q", err, w)
+				}
+			}
+			if got, _ := os.ReadFile(path); string(got) != tt.content {
+				t.Errorf("config.toml changed: %q", got)
+			}
+		})
+	}
+}

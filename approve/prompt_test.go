@@ -1,0 +1,210 @@
+package approve
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+var testQuestion = Question{Command: "npm test", Dir: "sub/", Why: "not in clada's specs"}
+
+const testPrompt = "clada: run `npm test` in sub/ (not in clada's specs)? [y]es, [n]o, [a]lways, ne[v]er (60s): "
+
+func TestAsk(t *testing.T) {
+	t.Parallel()
+	const hint = "clada: please answer y (yes), n (no), a (always) or v (never)\n"
+	tests := []struct {
+		name       string
+		in         string
+		want       Answer
+		wantReason NoReason
+		wantOut    string
+	}{
+		{name: "y", in: "y\n", want: Yes, wantOut: testPrompt},
+		{name: "yes upper", in: "YES\n", want: Yes, wantOut: testPrompt},
+		{name: "n", in: "n\n", want: No, wantReason: NoAnswered, wantOut: testPrompt},
+		{name: "no blanks", in: "  No \r\n", want: No, wantReason: NoAnswered, wantOut: testPrompt},
+		{name: "a", in: "a\n", want: Always, wantOut: testPrompt},
+		{name: "always mixed case", in: "Always\n", want: Always, wantOut: testPrompt},
+		{name: "v", in: "v\n", want: Never, wantReason: NoAnswered, wantOut: testPrompt},
+		{name: "never", in: "NEVER\n", want: Never, wantReason: NoAnswered, wantOut: testPrompt},
+		{name: "retry after bad input", in: "maybe\n\nyes please\ny\n", want: Yes,
+			wantOut: testPrompt + hint + testPrompt + hint + testPrompt + hint + testPrompt},
+		{name: "eof", in: "", want: No, wantReason: NoEOF, wantOut: testPrompt + "\nclada: end of input: not approved\n"},
+		{name: "partial line then eof", in: "y", want: No, wantReason: NoEOF, wantOut: testPrompt + "\nclada: end of input: not approved\n"},
+		{name: "bad input then eof", in: "x\n", want: No, wantReason: NoEOF,
+			wantOut: testPrompt + hint + testPrompt + "\nclada: end of input: not approved\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			p := NewPrompter(strings.NewReader(tt.in), &out)
+			got, why, err := p.Ask(testQuestion, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want || why != tt.wantReason {
+				t.Errorf("Ask(%q) = %v, %q; want %v, %q", tt.in, got, why, tt.want, tt.wantReason)
+			}
+			if out.String() != tt.wantOut {
+				t.Errorf("output:\n%q\nwant\n%q", out.String(), tt.wantOut)
+			}
+		})
+	}
+}
+
+func TestAskSeveralQuestions(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	p := NewPrompter(strings.NewReader("y\nhuh\nv\n"), &out)
+	for i, want := range []Answer{Yes, Never, No} {
+		got, _, err := p.Ask(Question{Command: "make"}, time.Minute)
+		if err != nil || got != want {
+			t.Errorf("question %d: %v, %v; want %v", i, got, err, want)
+		}
+	}
+	if !strings.HasPrefix(out.String(), "clada: run `make`? [y]es, [n]o, [a]lways, ne[v]er (60s): ") {
+		t.Errorf("prompt without dir and reason: %q", out.String())
+	}
+}
+
+func TestAskTimeout(t *testing.T) {
+	t.Parallel()
+	r, w := io.Pipe()
+	defer w.Close()
+	var out syncBuffer
+	p := NewPrompter(r, &out)
+	start := time.Now()
+	got, why, err := p.Ask(testQuestion, 100*time.Millisecond)
+	if err != nil || got != No || why != NoTimeout {
+		t.Fatalf("Ask = %v, %q, %v; want no, timed out", got, why, err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("timeout took %v", d)
+	}
+	if !strings.HasSuffix(out.String(), "\nclada: no answer within 0s: not approved\n") {
+		t.Errorf("output %q", out.String())
+	}
+
+	// A late answer to the first question must not answer the second.
+	if _, err := io.WriteString(w, "y\n"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return len(p.res) == 1 })
+	go io.WriteString(w, "n\n")
+	got, why, err = p.Ask(testQuestion, time.Minute)
+	if err != nil || got != No || why != NoAnswered {
+		t.Errorf("second Ask = %v, %q, %v; want the second line, no", got, why, err)
+	}
+}
+
+func TestAskTimeoutKeepsPendingRead(t *testing.T) {
+	t.Parallel()
+	r, w := io.Pipe()
+	defer w.Close()
+	p := NewPrompter(r, io.Discard)
+	if got, why, _ := p.Ask(testQuestion, 50*time.Millisecond); got != No || why != NoTimeout {
+		t.Fatalf("first Ask = %v, %q", got, why)
+	}
+	// The read started for the first question is still waiting; the
+	// second question uses it rather than starting another one.
+	go io.WriteString(w, "a\n")
+	got, why, err := p.Ask(testQuestion, time.Minute)
+	if err != nil || got != Always || why != "" {
+		t.Errorf("second Ask = %v, %q, %v; want always", got, why, err)
+	}
+}
+
+func TestNoTerminal(t *testing.T) {
+	t.Parallel()
+	failing := func() (io.ReadCloser, io.WriteCloser, error) {
+		return nil, nil, errors.Join(ErrNoTTY, errors.New("open /dev/tty: no such device or address"))
+	}
+	p, err := Open(failing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, why, err := p.Ask(testQuestion, time.Minute)
+	if err != nil || got != No || why != NoTTY {
+		t.Errorf("Ask without terminal = %v, %q, %v; want no, no terminal", got, why, err)
+	}
+	if err := p.Say("wrote %s", "x"); err != nil {
+		t.Error(err)
+	}
+	if err := p.Close(); err != nil {
+		t.Error(err)
+	}
+
+	var nilPrompter *Prompter
+	if got, why, err := nilPrompter.Ask(testQuestion, time.Minute); got != No || why != NoTTY || err != nil {
+		t.Errorf("nil Prompter: %v, %q, %v", got, why, err)
+	}
+
+	other := errors.New("permission denied")
+	if _, err := Open(func() (io.ReadCloser, io.WriteCloser, error) { return nil, nil, other }); !errors.Is(err, other) {
+		t.Errorf("Open with another error = %v", err)
+	}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+func TestOpenCloseSay(t *testing.T) {
+	t.Parallel()
+	r, w := io.Pipe()
+	var out syncBuffer
+	p, err := Open(func() (io.ReadCloser, io.WriteCloser, error) { return r, nopCloser{&out}, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Say("wrote %s", "/p/.clada/commands.toml\x1b[2J"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "clada: wrote /p/.clada/commands.toml\\x1b[2J\n"; got != want {
+		t.Errorf("Say wrote %q, want %q", got, want)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		got, why, err := p.Ask(testQuestion, time.Minute)
+		if got != No || why != NoTTY || err == nil {
+			t.Errorf("Ask interrupted by Close = %v, %q, %v; want no with an error", got, why, err)
+		}
+	}()
+	waitFor(t, func() bool { return strings.Contains(out.String(), "[y]es") })
+	if err := p.Close(); err != nil {
+		t.Error(err)
+	}
+	<-done
+	w.Close()
+	if _, _, err := p.Ask(testQuestion, time.Minute); !errors.Is(err, ErrClosed) {
+		t.Errorf("Ask after Close: %v, want ErrClosed", err)
+	}
+}
+
+func TestPromptShowsEscapes(t *testing.T) {
+	t.Parallel()
+	q := Question{Command: "echo '\x1b[31mred'", Dir: "a\u202eb", Why: "x\u200by"}
+	got := prompt(q, 10*time.Second)
+	want := "clada: run `echo '\\x1b[31mred'` in a\\u202Eb (x\\u200By)? [y]es, [n]o, [a]lways, ne[v]er (10s): "
+	if got != want {
+		t.Errorf("prompt:\n%q\nwant\n%q", got, want)
+	}
+	if got := visible("grüße \t\xff"); got != `grüße \x09\uFFFD` {
+		t.Errorf("visible = %q", got)
+	}
+}
+
+func TestAnswerString(t *testing.T) {
+	t.Parallel()
+	for a, want := range map[Answer]string{No: "no", Yes: "yes", Always: "always", Never: "never"} {
+		if a.String() != want {
+			t.Errorf("%d.String() = %q, want %q", a, a.String(), want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/google/go-cmp/cmp"
 )
 
 // ttyRun is one `clada run` whose stdin is a pipe carrying the CSL and
@@ -396,4 +398,36 @@ func alive(pid int) bool {
 	s := string(stat)
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// TestConcurrentAlways: several clada runs, each on its own terminal, are
+// answered `always` at the same moment; commands.toml keeps every pattern.
+func TestConcurrentAlways(t *testing.T) {
+	t.Parallel()
+	root := newRoot(t)
+	const n = 6
+	runs := make([]*ttyRun, n)
+	var want []string
+	for i := range n {
+		word := fmt.Sprintf("run-%d", i)
+		want = append(want, "true "+word)
+		runs[i] = startTTY(t, root, "<---RUN--->\ntrue "+word+"\n<---END--->\n")
+	}
+	for i, r := range runs {
+		r.expect(fmt.Sprintf("clada: run `true run-%d`", i))
+		r.expect("): ")
+	}
+	for _, r := range runs { // every question is showing: answer them all
+		r.answer("a\n")
+	}
+	for i, r := range runs {
+		if code, _ := r.wait(ttyWait); code != exitOK {
+			t.Errorf("run %d exited %d:\n%s\n%s", i, code, &r.stdout, &r.stderr)
+		}
+	}
+	got := readCommandsFile(t, root)
+	slices.Sort(got.Allowed)
+	if diff := cmp.Diff(want, got.Allowed); diff != "" {
+		t.Errorf("allowed after %d concurrent `always` answers (-want +got):\n%s", n, diff)
+	}
 }

@@ -489,3 +489,27 @@ func TestResultOK(t *testing.T) {
 		})
 	}
 }
+
+// TestRunNeverPassesStdin is not parallel: it replaces os.Stdin with a pipe
+// full of text, standing for the CSL document clada reads, and checks that
+// the command reads none of it.
+func TestRunNeverPassesStdin(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := w.WriteString("RUN rm -rf /\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	saved := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = saved }()
+
+	got := Run(context.Background(), helperArgv(t, "stdin"), Config{})
+	want := outcome{Status: StatusExited, Stdout: "read 0 bytes, err <nil>, null device true\n", OK: true}
+	if diff := cmp.Diff(want, outcomeOf(got)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -234,6 +234,9 @@ func compoundDenial(src string, cmd syntax.Command) *DeniedError {
 			e.Reason = fmt.Sprintf("`%s` chains commands, which needs a shell", c.Op)
 			e.Advice = "put each command in its own RUN block inside a TASKS group; the group stops at the first failure"
 		}
+		if startsWithCd(c.X) {
+			e.Advice = "instead of `cd DIR && …`, give the block a dir attribute: <---RUN dir=\"DIR\"---> with the command alone"
+		}
 		return e
 	case *syntax.DeclClause:
 		e.Rule = RuleBuiltin
@@ -303,6 +306,21 @@ func oneLineText(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// startsWithCd reports whether the leftmost command of a chain is cd.
+func startsWithCd(st *syntax.Stmt) bool {
+	for st != nil {
+		switch c := st.Cmd.(type) {
+		case *syntax.BinaryCmd:
+			st = c.X
+		case *syntax.CallExpr:
+			return len(c.Args) > 0 && c.Args[0].Lit() == "cd"
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // nodeText returns the source text of a node, capped for reports.
@@ -696,13 +714,38 @@ func Quote(argv []string) string {
 	for i, a := range argv {
 		if i > 0 {
 			b.WriteByte(' ')
+			if plainArg(a) {
+				// Arguments are never keywords or assignments, so
+				// `--out=x` needs no quotes here.
+				b.WriteString(a)
+				continue
+			}
 		}
 		b.WriteString(QuoteWord(a))
 	}
 	return b.String()
 }
 
-// QuoteWord quotes one word for bash (see [Quote]).
+// plainArg reports whether an argument (not the command name) means the
+// same to bash unquoted: only characters that never expand or split.
+func plainArg(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("_@%+=:,./^-", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// QuoteWord quotes one word for bash, as a command name or anywhere else
+// (see [Quote]).
 func QuoteWord(s string) string {
 	q, err := syntax.Quote(s, syntax.LangBash)
 	if err == nil && !strings.HasPrefix(q, "$'") {

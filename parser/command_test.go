@@ -14,12 +14,13 @@ import (
 // bodies are also run through real bash (TestCommandMatchesBash), and
 // all of them seed FuzzCommand.
 var commandTests = []struct {
-	name     string
-	in       string
-	want     []string
-	wantRule Rule
-	wantWord string // offending word, checked when set
-	reason   string
+	name       string
+	in         string
+	want       []string
+	wantRule   Rule
+	wantWord   string // offending word, checked when set
+	wantAdvice string // a phrase the advice must contain, checked when set
+	reason     string
 }{
 	// Plain words and quote removal.
 	{name: "plain", in: "ls -la", want: []string{"ls", "-la"}},
@@ -79,6 +80,7 @@ var commandTests = []struct {
 	{name: "pipe", in: "cat f | grep x", wantRule: RuleShellSyntax, wantWord: "|"},
 	{name: "pipe all", in: "cat f |& grep x", wantRule: RuleShellSyntax, wantWord: "|&"},
 	{name: "and", in: "make && make test", wantRule: RuleShellSyntax, wantWord: "&&"},
+	{name: "cd and", in: "cd sub && make", wantRule: RuleShellSyntax, wantWord: "&&", wantAdvice: "dir attribute"},
 	{name: "or", in: "make || true", wantRule: RuleShellSyntax, wantWord: "||"},
 	{name: "background", in: "sleep 10 &", wantRule: RuleShellSyntax, wantWord: "&"},
 	{name: "negation", in: "! grep x f", wantRule: RuleShellSyntax, wantWord: "!"},
@@ -214,6 +216,9 @@ func TestCommand(t *testing.T) {
 			if tt.wantWord != "" && d.Word != tt.wantWord {
 				t.Errorf("Command(%q) word = %q, want %q", tt.in, d.Word, tt.wantWord)
 			}
+			if !strings.Contains(d.Advice, tt.wantAdvice) {
+				t.Errorf("Command(%q) advice = %q, want it to mention %q", tt.in, d.Advice, tt.wantAdvice)
+			}
 			if d.Reason == "" || d.Advice == "" {
 				t.Errorf("Command(%q) = %+v: every refusal needs a reason and advice", tt.in, d)
 			}
@@ -340,6 +345,9 @@ func TestQuoteRoundTrip(t *testing.T) {
 	t.Parallel()
 	words := [][]string{
 		{"ls", "-la"},
+		{"git", "log", "--out=x", "a=~", "=x", "a,b", "HEAD^", "x@y", "50%", "-"},
+		{"a=b", "x"},
+		{"if", "then"},
 		{"echo", "", "a b", "it's", `"`, `\`, "$HOME", "`x`", "*", "?", "[a]", "{a,b}", "~", "a=~", "#", "\t", "a\nb", "if", "ü"},
 	}
 	for _, argv := range words {
@@ -351,6 +359,16 @@ func TestQuoteRoundTrip(t *testing.T) {
 		if diff := cmp.Diff(argv, got); diff != "" {
 			t.Errorf("round trip of %s (-want +got):\n%s", q, diff)
 		}
+	}
+}
+
+func TestQuoteMinimal(t *testing.T) {
+	t.Parallel()
+	if got, want := Quote([]string{"git", "log", "--format=%H", "-n", "5", "a,b:c"}), "git log --format=%H -n 5 a,b:c"; got != want {
+		t.Errorf("Quote = %s, want %s", got, want)
+	}
+	if got, want := Quote([]string{"a=b", "x=y"}), "'a=b' x=y"; got != want {
+		t.Errorf("Quote = %s, want %s: a command name with = would be an assignment", got, want)
 	}
 }
 

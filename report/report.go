@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/clada/clada/gateway"
 	"github.com/clada/clada/parser"
@@ -93,13 +95,16 @@ type Summary struct {
 	NotApproved int `json:"not_approved"`
 	Skipped     int `json:"skipped"`
 	WriteSearch int `json:"write_search_skipped"`
-	Errors      int `json:"errors"`
+	Errors      int `json:"errors"` // CSL errors: fatal ones and RUN blocks with block errors
 }
 
 // Summarize counts a plan's results.
 func Summarize(p *gateway.Plan) Summary {
 	s := Summary{Blocks: len(p.Results), WriteSearch: p.Skipped, Errors: len(p.Fatal)}
 	for _, b := range p.Results {
+		if b.Rule == gateway.RuleCSLSyntax {
+			s.Errors++
+		}
 		switch b.Decision {
 		case gateway.Allow:
 			s.Allow++
@@ -265,28 +270,32 @@ func (r *Reporter) textBlock(b *gateway.Result) {
 	}
 	in := ""
 	if b.DirAttr != "" {
-		in = fmt.Sprintf(" (in %s)", b.DirAttr)
+		in = fmt.Sprintf(" (in %s)", visible(b.DirAttr))
 	}
-	r.printf("[%d] %s:%d%s\n    $ %s\n", b.Index+1, b.Source, b.Line, in, cmd)
+	r.printf("[%d] %s:%d%s\n    $ %s\n", b.Index+1, b.Source, b.Line, in, visible(cmd))
+	if b.Group > 0 {
+		r.printf("    in TASKS group %d\n", b.Group)
+	}
 	word := ""
 	if b.Word != "" {
-		word = fmt.Sprintf(" `%s`", oneLine(b.Word))
+		word = fmt.Sprintf(" `%s`", visible(oneLine(b.Word)))
 		if b.WordLine > 0 {
 			word += fmt.Sprintf(" at %d:%d", b.WordLine, b.Col)
 		}
 	}
+	reason, advice := visible(b.Reason), visible(b.Advice)
 	switch b.Status {
 	case gateway.StatusPlanned:
-		r.printf("    %s (rule %s)%s: %s\n", b.Decision, b.Rule, word, b.Reason)
-		if b.Decision != gateway.Allow && b.Advice != "" {
-			r.printf("    do instead: %s\n", b.Advice)
+		r.printf("    %s (rule %s)%s: %s\n", b.Decision, b.Rule, word, reason)
+		if b.Decision != gateway.Allow && advice != "" {
+			r.printf("    do instead: %s\n", advice)
 		}
 	case gateway.StatusDenied:
-		r.printf("    denied, not run (rule %s)%s: %s\n", b.Rule, word, b.Reason)
-		r.printf("    do instead: %s\n", b.Advice)
+		r.printf("    denied, not run (rule %s)%s: %s\n", b.Rule, word, reason)
+		r.printf("    do instead: %s\n", advice)
 	case gateway.StatusNotApproved:
-		r.printf("    not run: needs approval (%s) (rule %s): %s\n", b.NotApproved, b.Rule, b.Reason)
-		r.printf("    do instead: %s\n", b.Advice)
+		r.printf("    not run: needs approval (%s) (rule %s): %s\n", b.NotApproved, b.Rule, reason)
+		r.printf("    do instead: %s\n", advice)
 	case gateway.StatusSkipped:
 		r.printf("    skipped: %s\n", b.Skip)
 	case gateway.StatusRan:
@@ -339,6 +348,43 @@ func (r *Reporter) stream(name string, data []byte) {
 	if !strings.HasSuffix(string(data), "\n") {
 		r.printf("    (no newline at end of %s)\n", name)
 	}
+}
+
+// visible shows control, bidi and zero-width characters of text the model
+// wrote as escapes, so a denied command can't move the cursor or clear
+// the screen of the person reading the report. Newlines and tabs stay.
+func visible(s string) string {
+	clean := true
+	for _, c := range s {
+		if isHidden(c) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, c := range s {
+		if isHidden(c) {
+			// QuoteRune escapes every such rune: '\x1b', '\u202e'.
+			q := strconv.QuoteRune(c)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func isHidden(c rune) bool {
+	switch {
+	case c == '\n' || c == '\t':
+		return false
+	case c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f):
+		return true
+	}
+	return unicode.Is(unicode.Cf, c)
 }
 
 func oneLine(s string) string {

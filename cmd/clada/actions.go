@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -108,7 +110,11 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	plan := p.gateway.Plan(docs)
-	rep := report.New(stdout, format, o.dryRun)
+	// The report makes many small writes (a dry run of 10,000 blocks made
+	// 33,000 write calls); buffer them, and flush after each executed block
+	// so that the model and the person see it as soon as it is finished.
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	rep := report.New(out, format, o.dryRun)
 	if o.dryRun || !plan.OK() {
 		for _, r := range plan.Results {
 			rep.Block(r)
@@ -116,7 +122,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		rep.Errors(plan.Fatal)
 		code := planExit(plan)
 		rep.Summary(report.Summarize(plan), code)
-		return exitCode(code, rep.Err())
+		return exitCode(code, errors.Join(rep.Err(), out.Flush()))
 	}
 
 	x := gateway.ExecOptions{TrustAll: o.trustAll, StopOnError: o.stopOnError, Diag: stderr,
@@ -145,13 +151,16 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	p.gateway.Execute(ctx, plan, x, rep.Block)
+	p.gateway.Execute(ctx, plan, x, func(r *gateway.Result) {
+		rep.Block(r)
+		out.Flush() // a write error is kept by out and returned below
+	})
 	code := runExit(plan)
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "clada: interrupted: the running command was stopped and nothing else ran")
 	}
 	rep.Summary(report.Summarize(plan), code)
-	return exitCode(code, rep.Err())
+	return exitCode(code, errors.Join(rep.Err(), out.Flush()))
 }
 
 // needsAsk reports whether any block will be asked about, so the terminal
@@ -359,6 +368,10 @@ func specsAction(root, name string, check bool, stdout io.Writer) error {
 	}
 	if check {
 		path := filepath.Join(abs, ".clada", "specs.toml")
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(stdout, "clada: no %s: only the embedded default specs are in use\n", path)
+			return nil
+		}
 		set, err := specs.LoadFile(path)
 		if err != nil {
 			return withHint(err, "fix the file; see `clada specs` for the format")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and scripts")
@@ -44,6 +45,28 @@ func TestScripts(t *testing.T) {
 			"jsonlines": cmdJSONLines,
 		},
 	})
+}
+
+// TestReadmeExampleInSync keeps the script that checks the README's example
+// reply on the same text as testdata/examples/reply.csl.
+func TestReadmeExampleInSync(t *testing.T) {
+	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "script", "dry_readme_example.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("..", "..", "testdata", "examples", "reply.csl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range ar.Files {
+		if f.Name == "reply.csl" {
+			if string(f.Data) != string(want) {
+				t.Error("testdata/script/dry_readme_example.txtar's reply.csl differs from testdata/examples/reply.csl")
+			}
+			return
+		}
+	}
+	t.Error("dry_readme_example.txtar has no reply.csl")
 }
 
 // TestNoShellInterpreter fails if the clada binary links mvdan.cc/sh's

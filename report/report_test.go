@@ -1,0 +1,25 @@
+package report
+
+import "testing"
+
+func TestVisible(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, in, want string }{
+		{name: "plain", in: "echo hi", want: "echo hi"},
+		{name: "newline and tab kept", in: "a\n\tb", want: "a\n\tb"},
+		{name: "escape sequence", in: "echo '\x1b[2J'", want: `echo '\x1b[2J'`},
+		{name: "bell", in: "\a", want: `\a`},
+		{name: "bidi override", in: "abc\u202edef", want: `abc\u202edef`},
+		{name: "zero-width space", in: "a\u200bb", want: `a\u200bb`},
+		{name: "C1 control", in: "a\u009bb", want: `a\u009bb`},
+		{name: "ordinary unicode", in: "héllo 日本", want: "héllo 日本"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := visible(tt.in); got != tt.want {
+				t.Errorf("visible(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

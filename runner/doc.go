@@ -24,6 +24,10 @@
 // returns anyway. On Windows the command runs in a job object that is
 // terminated instead (see proc_windows.go for its limits).
 //
+// Because the group is not the terminal's foreground group, a command that
+// reads /dev/tty to ask the person something is stopped (SIGTTIN) until the
+// timeout kills it: it can never read keystrokes meant for clada's prompt.
+//
 // runner knows nothing about specs, models or approval: it takes argv and a
 // [Config] and reports what happened as a [Result], telling apart "could not
 // start", "exited with code N", "killed by a signal", "timed out", "truncated"

@@ -176,9 +176,12 @@ func Run(ctx context.Context, argv []string, cfg Config) Result {
 	// group, nil when it never did.
 	var killCause atomic.Pointer[error]
 	cmd.Cancel = func() error {
-		cause := context.Cause(runCtx)
-		killCause.Store(&cause)
-		return g.kill(cmd.Process)
+		err := g.kill(cmd.Process)
+		if !errors.Is(err, os.ErrProcessDone) { // else it ended on its own
+			cause := context.Cause(runCtx)
+			killCause.Store(&cause)
+		}
+		return err
 	}
 	cmd.WaitDelay = waitDelay
 
@@ -205,6 +208,11 @@ func Run(ctx context.Context, argv []string, cfg Config) Result {
 	if err != nil {
 		outR.Close()
 		errR.Close()
+		if ctx.Err() != nil { // canceled while starting; nothing ran
+			res.Status = StatusCanceled
+			res.Err = context.Cause(ctx)
+			return res
+		}
 		return startFailed(res, argv[0], err)
 	}
 	g.started(cmd.Process)

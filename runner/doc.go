@@ -14,7 +14,8 @@
 // first byte past the cap kills the command and marks the [Result]
 // truncated; memory stays bounded however much the command prints.
 //
-// On Unix the command runs in its own process group (Setpgid). A timeout, a
+// On Unix the command runs in its own session and process group (Setsid), with no
+// controlling terminal, so it can never read the terminal clada asks on. A timeout, a
 // canceled context (clada cancels it on Ctrl-C; the command's group does not
 // receive the terminal's SIGINT itself) or the output cap sends SIGKILL to
 // the whole group, grandchildren included. When the command exits on its own,

@@ -11,13 +11,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// group is the command's process group: the command is its leader
-// (Setpgid), so its pid is the group id and kill(-pid) reaches its children
-// and grandchildren unless they moved to another group or session.
+// group is the command's process group: the command leads a new session
+// (Setsid), and so a new process group whose id is its pid, and kill(-pid)
+// reaches its children and grandchildren unless they moved to another
+// group or session. Setsid rather than Setpgid also leaves the command
+// without a controlling terminal: opening /dev/tty fails at once, so a
+// command can neither read the person's answers nor stop on SIGTTIN and
+// wait out its timeout.
 type group struct{}
 
 func (group) prepare(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }
 
 func (group) started(*os.Process) {}

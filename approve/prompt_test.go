@@ -106,13 +106,21 @@ func TestAskTimeoutKeepsPendingRead(t *testing.T) {
 	t.Parallel()
 	r, w := io.Pipe()
 	defer w.Close()
-	p := NewPrompter(r, io.Discard)
+	var out syncBuffer
+	p := NewPrompter(r, &out)
 	if got, why, _ := p.Ask(testQuestion, 50*time.Millisecond); got != No || why != NoTimeout {
 		t.Fatalf("first Ask = %v, %q", got, why)
 	}
 	// The read started for the first question is still waiting; the
-	// second question uses it rather than starting another one.
-	go io.WriteString(w, "a\n")
+	// second question uses it rather than starting another one. The
+	// answer is typed once the second question is shown: a line that
+	// arrives before that is dropped as a late answer to the first.
+	go func() {
+		for strings.Count(out.String(), "[y]es") < 2 {
+			time.Sleep(time.Millisecond)
+		}
+		io.WriteString(w, "a\n")
+	}()
 	got, why, err := p.Ask(testQuestion, time.Minute)
 	if err != nil || got != Always || why != "" {
 		t.Errorf("second Ask = %v, %q, %v; want always", got, why, err)

@@ -39,6 +39,9 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", "/no-home")
 			env.Setenv("CI", "")
+			// Under -race every test-binary process that exits 0 sleeps
+			// 1 s by default; scripts start dozens of them.
+			env.Setenv("GORACE", "atexit_sleep_ms=0")
 			return os.MkdirAll(filepath.Join(env.WorkDir, ".clada"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -4,7 +4,7 @@
 # absolute times drift, ratios taken in the same minute hold better).
 #
 #   bash bench/run.sh            # from anywhere in the repository
-#   RUNS=30 bash bench/run.sh    # more runs per measure (default 20)
+#   RUNS=80 bash bench/run.sh    # more runs per measure (default 40)
 #
 # Needs Go and bash. Uses hyperfine when installed (apt-get install
 # hyperfine), else a loop timed with `date +%s%N`; peak RSS from GNU time
@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOFLAGS="${GOFLAGS:-} -buildvcs=false"
-RUNS=${RUNS:-20}
+RUNS=${RUNS:-40}
 BLOCKS=10000
 CATS=100
 MAX_OUTPUT=10000000 # clada's default max_output, 10 MB
@@ -30,7 +30,7 @@ go build -tags urfave_cli_no_docs -o "$WORK/clada-nodocs" ./cmd/clada
 go build -o "$WORK/hello" ./bench/hello
 go build -o "$WORK/gen" ./bench/gen
 go build -o "$WORK/rusage" ./bench/rusage
-go test -c -o "$WORK/bench.test" ./bench
+go test -c -o "$WORK/runner.test" ./runner
 "$WORK/gen" -dir "$WORK" -blocks "$BLOCKS" -cats "$CATS" -sparse $((1 << 30))
 PROJECT="$WORK/project"
 CLADA="$WORK/clada"
@@ -44,11 +44,11 @@ CLADA="$WORK/clada"
 have_hyperfine=false
 command -v hyperfine >/dev/null 2>&1 && have_hyperfine=true
 ROUNDS=5
-declare -A MS RATIO
+declare -A MS RATIO CPU
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 time_pair() {
   local na=$1 ca=$2 nb=$3 cb=$4 per=$((RUNS / ROUNDS)) round i s ma mb
-  local -a meda=() medb=() ratios=() ta tb
+  local -a meda=() medb=() ratios=() cpua=() ta tb
   [ "$per" -lt 3 ] && per=3
   (cd "$PROJECT" && for i in 1 2 3; do $ca; $cb; done) >/dev/null 2>&1 || true # warm up
   for ((round = 0; round < ROUNDS; round++)); do
@@ -58,6 +58,7 @@ time_pair() {
       # command,mean,stddev,median,user,system,min,max (seconds)
       ma=$(awk -F, 'NR==2 {printf "%.4f", $4*1000}' "$WORK/h.csv")
       mb=$(awk -F, 'NR==3 {printf "%.4f", $4*1000}' "$WORK/h.csv")
+      cpua+=("$(awk -F, 'NR==2 {printf "%.4f", ($5+$6)*1000}' "$WORK/h.csv")")
     else
       ta=() tb=()
       for ((i = 0; i < per; i++)); do
@@ -72,6 +73,9 @@ time_pair() {
   MS[$na]=$(awk -v v="$(median "${meda[@]}")" 'BEGIN {printf "%.2f", v}')
   MS[$nb]=$(awk -v v="$(median "${medb[@]}")" 'BEGIN {printf "%.2f", v}')
   RATIO[$na]=$(awk -v v="$(median "${ratios[@]}")" 'BEGIN {printf "%.2f", v}')
+  CPU[$na]=n/a
+  [ ${#cpua[@]} -gt 0 ] && CPU[$na]=$(awk -v v="$(median "${cpua[@]}")" 'BEGIN {printf "%.1f ms", v}')
+  return 0
 }
 
 # peak_kib CMD...: the largest peak RSS (KiB) of 3 runs of CMD in the project.
@@ -99,7 +103,7 @@ echo "== 1. clada run --dry-run over $BLOCKS blocks" >&2
 time_pair dry "$CLADA run --dry-run $WORK/doc.csl" hello0 "$WORK/hello"
 bps=$(awk -v ms="${MS[dry]}" -v n="$BLOCKS" 'BEGIN {printf "%d", n / (ms / 1000)}')
 row "clada run --dry-run, $BLOCKS-block document, whole process" "—" \
-  "$bps blocks/s (${MS[dry]} ms)" "≥ 100000 blocks/s" "$(check "$bps" '>=' 100000)"
+  "$bps blocks/s (${MS[dry]} ms wall; CPU user+sys ${CPU[dry]})" "≥ 100000 blocks/s" "$(check "$bps" '>=' 100000)"
 
 echo "== 2. clada check -- git status vs hello world" >&2
 time_pair check "$CLADA check -- git status" hello "$WORK/hello"
@@ -122,22 +126,19 @@ r=${RATIO[run]}
 row "clada run, $CATS allowed blocks (cat of a small file)" "bash loop, same $CATS commands (${MS[bash]} ms)" \
   "${r}× (${MS[run]} ms)" "≤ 0.8×" "$(check "$r" '<=' 0.8)"
 
-echo "== 4. runner.Run vs bare exec.Command (go test -bench, interleaved)" >&2
-runner_ns=() bare_ns=()
-for ((i = 0; i < 5; i++)); do
-  for b in RunnerCat BareExecCat; do
-    ns=$("$WORK/bench.test" -test.run '^$' -test.bench "^Benchmark$b\$" -test.benchtime 100x |
+echo "== 4. runner.Run vs bare exec.Command (runner's go test benchmarks, interleaved)" >&2
+runner_ns=() bare_ns=() ratios=()
+for ((i = 0; i < 7; i++)); do
+  for b in Run BareExec; do
+    ns=$("$WORK/runner.test" -test.run '^$' -test.bench "^Benchmark$b\$" -test.benchtime 100x |
       awk '/^Benchmark/ {print $3; exit}')
-    if [ "$b" = RunnerCat ]; then runner_ns+=("$ns"); else bare_ns+=("$ns"); fi
+    if [ "$b" = Run ]; then runner_ns+=("$ns"); else bare_ns+=("$ns"); fi
   done
-done
-ratios=()
-for ((i = 0; i < 5; i++)); do
   ratios+=("$(awk -v a="${runner_ns[$i]}" -v b="${bare_ns[$i]}" 'BEGIN {printf "%.4f", a / b}')")
 done
 rn=$(median "${runner_ns[@]}") bn=$(median "${bare_ns[@]}")
 r=$(awk -v v="$(median "${ratios[@]}")" 'BEGIN {printf "%.2f", v}')
-row "runner.Run per command: capture + cap + timeout" "bare exec.Command with pipes ($((bn / 1000)) µs)" \
+row "runner.Run per command: capture + cap + timeout (BenchmarkRun)" "bare exec.Command with pipes, BenchmarkBareExec ($((bn / 1000)) µs)" \
   "${r}× ($((rn / 1000)) µs)" "≤ 1.15×" "$(check "$r" '<=' 1.15)"
 
 echo "== 5. a command printing 1 GiB" >&2
@@ -154,6 +155,15 @@ killed=NO
 grep -aq 'output cap reached: killed' "$WORK/huge.out" && [ "$dropped" != none ] && [ "$dropped" -lt $((1 << 20)) ] && killed=yes
 row "cat of a 1 GiB sparse file, killed at the cap" "—" \
   "read $dropped B past the cap" "killed, < 1 MiB past the cap" "$killed"
+
+# The runner alone, in process: BenchmarkHugeOutput reports its peak RSS
+# and where it started, and the bytes read past the cap before the kill.
+read -r peak startrss dropped_r < <("$WORK/runner.test" -test.run '^$' -test.bench '^BenchmarkHugeOutput$' -test.benchtime 2x |
+  awk '/^BenchmarkHugeOutput/ {for (i = 1; i <= NF; i++) {v[$(i+1)] = $i}; print v["peak-rss-MiB"], v["start-rss-MiB"], v["max-dropped-B"]}')
+grow=$(awk -v p="$peak" -v s="$startrss" 'BEGIN {printf "%.1f", p - s}')
+row "  runner.Run alone, 1 GiB (BenchmarkHugeOutput)" "its own RSS before ($startrss MiB)" \
+  "+$grow MiB, read $dropped_r B past the cap" "≤ max_output + 8 MiB ($((limit / 1024)) MiB)" \
+  "$(check "$(awk -v g="$grow" 'BEGIN {print g * 1024}')" '<=' "$limit")"
 
 echo
 printf '| %s | %s | %s | %s | %s |\n' measure reference measured target "ok?"

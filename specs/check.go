@@ -31,8 +31,11 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	if name == "git" {
 		return s.checkGit(argv, dir, r)
 	}
-	sp, ok := s.specs[name]
-	if !ok {
+	sp, err := s.spec(name)
+	if err != nil {
+		return Verdict{Outcome: Deny, Rule: RuleSpec, Arg: name, Reason: err.Error(), Advice: "report this bug in clada; meanwhile ask the person to run the command"}
+	}
+	if sp == nil {
 		return Verdict{Outcome: NoSpec, Reason: "no spec for " + name}
 	}
 	v := sp.check(argv, dir, r)
@@ -177,7 +180,11 @@ func (sp *spec) usage() string {
 func (s *Set) CheckExamples(r *Resolver) error {
 	var errs []error
 	for _, name := range s.Names() {
-		sp := s.specs[name]
+		sp, err := s.spec(name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		for _, ex := range sp.allow {
 			if v := sp.checkExample(ex, r); v.Outcome != Allow {
 				errs = append(errs, fmt.Errorf("%s: %s: allow example %q is %s: %s", sp.source, name, ex, v.Outcome, v.Reason))

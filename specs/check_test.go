@@ -15,7 +15,7 @@ func testSet(t testing.TB) *Set {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newSet(def.specs)
+	s := newSet(nil, def.base)
 	s.path["tree"] = lookResult{path: "/usr/bin/tree"}
 	s.path["rg"] = lookResult{path: "/usr/bin/rg"}
 	return s

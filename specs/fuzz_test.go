@@ -31,7 +31,10 @@ func FuzzCheck(f *testing.F) {
 		if v.Outcome != Allow || !pathOperands[argv[0]] {
 			return
 		}
-		sp := s.specs[argv[0]]
+		sp, err := s.spec(argv[0])
+		if err != nil || sp == nil {
+			t.Fatalf("%s was allowed without a spec: %v", argv[0], err)
+		}
 		done := false
 		for i, a := range argv[1:] {
 			prev := argv[i] // the word before a

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -263,7 +264,8 @@ type spec struct {
 // overrides. A Set is safe for concurrent use; it caches, per name, where
 // exec.LookPath found the program.
 type Set struct {
-	specs map[string]*spec
+	specs map[string]*spec // a file's own specs; for Load, the user's overrides
+	base  *lazySpecs       // the embedded defaults under specs; nil for LoadFile
 
 	mu   sync.Mutex
 	path map[string]lookResult
@@ -274,35 +276,98 @@ type lookResult struct {
 	err  error
 }
 
-func newSet(m map[string]*spec) *Set {
-	return &Set{specs: m, path: map[string]lookResult{}}
+func newSet(m map[string]*spec, base *lazySpecs) *Set {
+	if m == nil {
+		m = map[string]*spec{}
+	}
+	return &Set{specs: m, base: base, path: map[string]lookResult{}}
 }
 
-var defaultOnce = sync.OnceValues(func() (*Set, error) {
-	m, err := parseSpecs("default.toml", defaultTOML)
-	if err != nil {
-		return nil, err
+// spec returns the spec of name: the set's own, else the default.
+func (s *Set) spec(name string) (*spec, error) {
+	if sp, ok := s.specs[name]; ok {
+		return sp, nil
 	}
-	return newSet(m), nil
+	if s.base == nil {
+		return nil, nil
+	}
+	return s.base.get(name)
+}
+
+// lazySpecs is default.toml split into one TOML document per command and
+// decoded on first use. Decoding the whole file costs ~6 ms at every
+// start (bench/README.md), while one run usually needs a handful of
+// specs, and `clada check -- git status` none. TestDefaultSpecs decodes
+// every section, so a broken default never reaches a user.
+type lazySpecs struct {
+	mu       sync.Mutex
+	sections map[string]section
+	decoded  map[string]*spec
+}
+
+type section struct {
+	line int // line of the [commands.NAME] header in default.toml
+	text []byte
+}
+
+var defaults = sync.OnceValue(func() *lazySpecs {
+	l := &lazySpecs{sections: map[string]section{}, decoded: map[string]*spec{}}
+	lines := bytes.SplitAfter(defaultTOML, []byte("\n"))
+	name, start := "", 0
+	flush := func(end int) {
+		if name != "" {
+			l.sections[name] = section{line: start + 1, text: bytes.Join(lines[start:end], nil)}
+		}
+	}
+	for i, ln := range lines {
+		rest, ok := bytes.CutPrefix(ln, []byte("[commands."))
+		if !ok {
+			continue
+		}
+		flush(i)
+		name, _, _ = strings.Cut(string(rest), "]")
+		start = i
+	}
+	flush(len(lines))
+	return l
 })
 
-// Default returns the specs embedded from default.toml. It is parsed once;
-// every call returns the same Set.
-func Default() (*Set, error) { return defaultOnce() }
-
-// Load returns the defaults plus root/.clada/specs.toml when that file
-// exists. A command in the user's file replaces the default spec of the
-// same name as a whole. A malformed file is an error naming file, line and
-// field.
-func Load(root string) (*Set, error) {
-	def, err := Default()
-	if err != nil {
-		return nil, err
+func (l *lazySpecs) get(name string) (*spec, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if sp, ok := l.decoded[name]; ok {
+		return sp, nil
 	}
+	sec, ok := l.sections[name]
+	if !ok {
+		return nil, nil
+	}
+	m, err := parseSpecs("default.toml", sec.text)
+	if err != nil {
+		var se *SpecError
+		if errors.As(err, &se) && se.Line > 0 {
+			se.Line += sec.line - 1
+		}
+		return nil, fmt.Errorf("clada's embedded default specs are broken: %w", err)
+	}
+	l.decoded[name] = m[name]
+	return m[name], nil
+}
+
+func (l *lazySpecs) names() []string { return sortedKeys(l.sections) }
+
+// Default returns the specs embedded from default.toml, each decoded on
+// first use. Every call returns a new Set over the same shared specs, with
+// its own program lookups.
+func Default() (*Set, error) { return newSet(nil, defaults()), nil }
+
+// Load returns the defaults plus root/.clada/specs.toml when it exists; a
+// spec there replaces the default of the same name.
+func Load(root string) (*Set, error) {
 	path := filepath.Join(root, ".clada", "specs.toml")
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return def, nil
+		return Default()
 	}
 	if err != nil {
 		return nil, err
@@ -311,14 +376,7 @@ func Load(root string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := make(map[string]*spec, len(def.specs)+len(user))
-	for k, v := range def.specs {
-		m[k] = v
-	}
-	for k, v := range user {
-		m[k] = v
-	}
-	return newSet(m), nil
+	return newSet(user, defaults()), nil
 }
 
 // LoadFile returns the specs of one file on its own, without the
@@ -332,7 +390,7 @@ func LoadFile(path string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newSet(m), nil
+	return newSet(m, nil), nil
 }
 
 // Names returns the names of the commands with a spec, sorted.
@@ -340,6 +398,13 @@ func (s *Set) Names() []string {
 	names := make([]string, 0, len(s.specs))
 	for n := range s.specs {
 		names = append(names, n)
+	}
+	if s.base != nil {
+		for _, n := range s.base.names() {
+			if _, ok := s.specs[n]; !ok {
+				names = append(names, n)
+			}
+		}
 	}
 	sort.Strings(names)
 	return names
@@ -611,17 +676,21 @@ func splitExample(s string) ([]string, error) {
 func (s *Set) Print(w io.Writer, name string) error {
 	names := s.Names()
 	if name != "" {
-		if _, ok := s.specs[name]; !ok {
+		if !slices.Contains(names, name) {
 			return fmt.Errorf("no spec for %q (specs exist for: %s)", name, strings.Join(names, ", "))
 		}
 		names = []string{name}
 	}
 	var b strings.Builder
 	for i, n := range names {
+		sp, err := s.spec(n)
+		if err != nil {
+			return err
+		}
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		s.specs[n].print(&b)
+		sp.print(&b)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command rusage runs a command and reports its peak resident set size,
 // read from getrusage via os.ProcessState, for machines without GNU time:
 //

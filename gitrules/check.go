@@ -173,7 +173,7 @@ func Check(args []string) Verdict {
 	if !ok {
 		return askSubcommand(sub)
 	}
-	return t.check(rest)
+	return t().check(rest)
 }
 
 func askSubcommand(sub string) Verdict {
@@ -194,9 +194,9 @@ func checkStash(args []string) Verdict {
 	}
 	switch w := args[0]; w {
 	case "list":
-		return stashListTable.check(args[1:])
+		return stashListTable().check(args[1:])
 	case "show":
-		return stashShowTable.check(args[1:])
+		return stashShowTable().check(args[1:])
 	case "apply", "branch", "clear", "drop", "pop":
 		return Verdict{Outcome: Deny, Rule: RuleGitSubcommand, Arg: w, Subcommand: "stash " + w,
 			Reason: fmt.Sprintf("git stash %s changes the working tree or deletes stashes", w),
@@ -293,7 +293,7 @@ func (t *table) check(args []string) Verdict {
 				}
 				paths = appendValuePath(paths, o.kind, w)
 			}
-			if t == branchTable && listModeLong[full] {
+			if t == branchTable() && listModeLong[full] {
 				listMode = true
 			}
 			continue
@@ -312,7 +312,7 @@ func (t *table) check(args []string) Verdict {
 			if o.kind == kDeny {
 				return deny(RuleGitOption, a, shown+" "+o.reason, o.advice)
 			}
-			if c == 'l' && t == branchTable {
+			if c == 'l' && t == branchTable() {
 				listMode = true
 			}
 			if o.kind == kBool {

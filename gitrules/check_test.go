@@ -376,9 +376,9 @@ func TestOutcomeString(t *testing.T) {
 // in one table and resolve to something harmless in another.
 func TestTablesKeepDeniedOptions(t *testing.T) {
 	t.Parallel()
-	all := []*table{stashListTable, stashShowTable}
+	all := []*table{stashListTable(), stashShowTable()}
 	for _, tb := range tables {
-		all = append(all, tb)
+		all = append(all, tb())
 	}
 	for _, tb := range all {
 		for name := range alwaysDeniedLong {

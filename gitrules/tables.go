@@ -3,6 +3,7 @@ package gitrules
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // kind says how an option takes its value.
@@ -251,119 +252,151 @@ func (t *table) resolve(name string) (opt, bool) {
 	return opt{}, false
 }
 
-// Subcommand tables. Keep sorted; update DESIGN.md too.
+// Subcommand tables, each built on first use (see lazyTable). Keep sorted;
+// update DESIGN.md too.
 var (
-	logTable = newTable("log", merge(diffLong, revLong), mergeShort(diffShort, revShort),
-		"--oneline, --stat, -p, -n <count>, --format=<fmt>, --since=<date>, --author=<who>")
+	logTable = lazyTable(func() *table {
+		return newTable("log", merge(diffLong, revLong), mergeShort(diffShort, revShort),
+			"--oneline, --stat, -p, -n <count>, --format=<fmt>, --since=<date>, --author=<who>")
+	})
 
-	showTable = newTable("show", merge(diffLong, revLong), mergeShort(diffShort, revShort),
-		"--stat, --name-only, --format=<fmt>, --oneline, -s, --no-patch")
+	showTable = lazyTable(func() *table {
+		return newTable("show", merge(diffLong, revLong), mergeShort(diffShort, revShort),
+			"--stat, --name-only, --format=<fmt>, --oneline, -s, --no-patch")
+	})
 
-	diffTable = newTable("diff", merge(diffLong, map[string]opt{
-		"base": b(), "cached": b(), "merge-base": b(), "ours": b(),
-		"staged": b(), "theirs": b(),
-	}), diffShort,
-		"--stat, --name-only, --cached, --staged, -U<n>, --word-diff, --exit-code")
+	diffTable = lazyTable(func() *table {
+		return newTable("diff", merge(diffLong, map[string]opt{
+			"base": b(), "cached": b(), "merge-base": b(), "ours": b(),
+			"staged": b(), "theirs": b(),
+		}), diffShort,
+			"--stat, --name-only, --cached, --staged, -U<n>, --word-diff, --exit-code")
+	})
 
-	statusTable = newTable("status", map[string]opt{
-		"ahead-behind": b(), "branch": b(), "column": o(), "find-renames": o(),
-		"ignore-submodules": o(), "ignored": o(), "long": b(), "null": b(),
-		"porcelain": o(), "renames": b(), "short": b(), "show-stash": b(),
-		"untracked-files": o(), "verbose": b(),
-	}, map[byte]opt{
-		'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': b(), 'z': b(),
-	}, "--short, --branch, --porcelain[=v2], --untracked-files[=no], -z")
+	statusTable = lazyTable(func() *table {
+		return newTable("status", map[string]opt{
+			"ahead-behind": b(), "branch": b(), "column": o(), "find-renames": o(),
+			"ignore-submodules": o(), "ignored": o(), "long": b(), "null": b(),
+			"porcelain": o(), "renames": b(), "short": b(), "show-stash": b(),
+			"untracked-files": o(), "verbose": b(),
+		}, map[byte]opt{
+			'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': b(), 'z': b(),
+		}, "--short, --branch, --porcelain[=v2], --untracked-files[=no], -z")
+	})
 
-	lsFilesTable = newTable("ls-files", map[string]opt{
-		"abbrev": o(), "cached": b(), "debug": b(), "deduplicate": b(),
-		"deleted": b(), "directory": b(), "empty-directory": b(), "eol": b(),
-		"error-unmatch": b(), "exclude": v(), "exclude-from": p(),
-		"exclude-per-directory": v(), "exclude-standard": b(), "format": v(),
-		"full-name": b(), "ignored": b(), "killed": b(), "modified": b(),
-		"others": b(), "recurse-submodules": b(), "resolve-undo": b(),
-		"sparse": b(), "stage": b(), "unmerged": b(), "with-tree": v(),
-		"zero": b(),
-	}, map[byte]opt{
-		'X': p(), 'c': b(), 'd': b(), 'f': b(), 'i': b(), 'k': b(), 'm': b(),
-		'o': b(), 's': b(), 't': b(), 'u': b(), 'v': b(), 'x': v(), 'z': b(),
-	}, "--cached, --others, --modified, --exclude-standard, -z, --full-name")
+	lsFilesTable = lazyTable(func() *table {
+		return newTable("ls-files", map[string]opt{
+			"abbrev": o(), "cached": b(), "debug": b(), "deduplicate": b(),
+			"deleted": b(), "directory": b(), "empty-directory": b(), "eol": b(),
+			"error-unmatch": b(), "exclude": v(), "exclude-from": p(),
+			"exclude-per-directory": v(), "exclude-standard": b(), "format": v(),
+			"full-name": b(), "ignored": b(), "killed": b(), "modified": b(),
+			"others": b(), "recurse-submodules": b(), "resolve-undo": b(),
+			"sparse": b(), "stage": b(), "unmerged": b(), "with-tree": v(),
+			"zero": b(),
+		}, map[byte]opt{
+			'X': p(), 'c': b(), 'd': b(), 'f': b(), 'i': b(), 'k': b(), 'm': b(),
+			'o': b(), 's': b(), 't': b(), 'u': b(), 'v': b(), 'x': v(), 'z': b(),
+		}, "--cached, --others, --modified, --exclude-standard, -z, --full-name")
+	})
 
 	// rev-parse parses its options by hand: no abbreviations in git, but
 	// accepting one here only makes git fail, never run something else.
-	revParseTable = newTable("rev-parse", map[string]opt{
-		"abbrev-ref": o(), "absolute-git-dir": b(), "after": v(), "all": b(),
-		"before": v(), "branches": o(), "default": v(), "disambiguate": v(),
-		"exclude": v(), "flags": b(), "git-common-dir": b(), "git-dir": b(),
-		"git-path": v(), "glob": v(), "is-bare-repository": b(),
-		"is-inside-git-dir": b(), "is-inside-work-tree": b(),
-		"is-shallow-repository": b(), "local-env-vars": b(), "no-flags": b(),
-		"no-revs": b(), "not": b(), "path-format": v(), "prefix": v(),
-		"quiet": b(), "remotes": o(), "revs-only": b(), "short": o(),
-		"shared-index-path": b(), "show-cdup": b(), "show-object-format": o(),
-		"show-prefix": b(), "show-ref-format": b(),
-		"show-superproject-working-tree": b(), "show-toplevel": b(),
-		"since": v(), "sq": b(), "symbolic": b(), "symbolic-full-name": b(),
-		"tags": o(), "until": v(), "verify": b(),
-	}, map[byte]opt{'q': b()},
-		"--show-toplevel, --git-dir, --abbrev-ref, --short, --verify, -q")
+	revParseTable = lazyTable(func() *table {
+		return newTable("rev-parse", map[string]opt{
+			"abbrev-ref": o(), "absolute-git-dir": b(), "after": v(), "all": b(),
+			"before": v(), "branches": o(), "default": v(), "disambiguate": v(),
+			"exclude": v(), "flags": b(), "git-common-dir": b(), "git-dir": b(),
+			"git-path": v(), "glob": v(), "is-bare-repository": b(),
+			"is-inside-git-dir": b(), "is-inside-work-tree": b(),
+			"is-shallow-repository": b(), "local-env-vars": b(), "no-flags": b(),
+			"no-revs": b(), "not": b(), "path-format": v(), "prefix": v(),
+			"quiet": b(), "remotes": o(), "revs-only": b(), "short": o(),
+			"shared-index-path": b(), "show-cdup": b(), "show-object-format": o(),
+			"show-prefix": b(), "show-ref-format": b(),
+			"show-superproject-working-tree": b(), "show-toplevel": b(),
+			"since": v(), "sq": b(), "symbolic": b(), "symbolic-full-name": b(),
+			"tags": o(), "until": v(), "verify": b(),
+		}, map[byte]opt{'q': b()},
+			"--show-toplevel, --git-dir, --abbrev-ref, --short, --verify, -q")
+	})
 
-	blameTable = newTable("blame", map[string]opt{
-		"abbrev": o(), "color-by-age": b(), "color-lines": b(), "date": v(),
-		"encoding": v(), "first-parent": b(), "ignore-rev": v(),
-		"ignore-revs-file": p(), "incremental": b(), "line-porcelain": b(),
-		"minimal": b(), "no-textconv": b(), "porcelain": b(), "progress": b(),
-		"reverse": b(), "root": b(), "score-debug": b(), "show-email": b(),
-		"show-name": b(), "show-number": b(), "show-stats": b(), "since": v(),
-	}, map[byte]opt{
-		'C': o(), 'L': v(), 'M': o(), 'S': p(), 'b': b(), 'c': b(), 'e': b(),
-		'f': b(), 'l': b(), 'n': b(), 'p': b(), 's': b(), 't': b(), 'w': b(),
-	}, "-L <start>,<end>, -w, -M, -C, --porcelain, -e, --date=<format>")
+	blameTable = lazyTable(func() *table {
+		return newTable("blame", map[string]opt{
+			"abbrev": o(), "color-by-age": b(), "color-lines": b(), "date": v(),
+			"encoding": v(), "first-parent": b(), "ignore-rev": v(),
+			"ignore-revs-file": p(), "incremental": b(), "line-porcelain": b(),
+			"minimal": b(), "no-textconv": b(), "porcelain": b(), "progress": b(),
+			"reverse": b(), "root": b(), "score-debug": b(), "show-email": b(),
+			"show-name": b(), "show-number": b(), "show-stats": b(), "since": v(),
+		}, map[byte]opt{
+			'C': o(), 'L': v(), 'M': o(), 'S': p(), 'b': b(), 'c': b(), 'e': b(),
+			'f': b(), 'l': b(), 'n': b(), 'p': b(), 's': b(), 't': b(), 'w': b(),
+		}, "-L <start>,<end>, -w, -M, -C, --porcelain, -e, --date=<format>")
+	})
 
 	// branch is allowed for listing only. Denied options create, delete,
 	// rename, copy or reconfigure branches.
-	branchTable = newTable("branch", map[string]opt{
-		"abbrev": o(), "all": b(), "color": o(), "column": o(),
-		"contains": v(), "copy": deny(reasonBranch),
-		"create-reflog": deny(reasonBranch), "delete": deny(reasonBranch),
-		"edit-description": deny(reasonBranch), "force": deny(reasonBranch),
-		"format": v(), "ignore-case": b(), "list": b(), "merged": v(),
-		"move": deny(reasonBranch), "no-contains": v(), "no-merged": v(),
-		"no-track": deny(reasonBranch), "omit-empty": b(), "points-at": v(),
-		"quiet": b(), "recurse-submodules": deny(reasonBranch),
-		"remotes": b(), "set-upstream": deny(reasonBranch),
-		"set-upstream-to": deny(reasonBranch), "show-current": b(),
-		"sort": v(), "track": deny(reasonBranch),
-		"unset-upstream": deny(reasonBranch), "verbose": b(),
-	}, map[byte]opt{
-		'C': deny(reasonBranch), 'D': deny(reasonBranch), 'M': deny(reasonBranch),
-		'a': b(), 'c': deny(reasonBranch), 'd': deny(reasonBranch),
-		'f': deny(reasonBranch), 'i': b(), 'l': b(), 'm': deny(reasonBranch),
-		'q': b(), 'r': b(), 't': deny(reasonBranch), 'u': deny(reasonBranch),
-		'v': b(),
-	}, "-a, -r, -v, -vv, --list <pattern>, --show-current, --contains <commit>, --merged")
+	branchTable = lazyTable(func() *table {
+		return newTable("branch", map[string]opt{
+			"abbrev": o(), "all": b(), "color": o(), "column": o(),
+			"contains": v(), "copy": deny(reasonBranch),
+			"create-reflog": deny(reasonBranch), "delete": deny(reasonBranch),
+			"edit-description": deny(reasonBranch), "force": deny(reasonBranch),
+			"format": v(), "ignore-case": b(), "list": b(), "merged": v(),
+			"move": deny(reasonBranch), "no-contains": v(), "no-merged": v(),
+			"no-track": deny(reasonBranch), "omit-empty": b(), "points-at": v(),
+			"quiet": b(), "recurse-submodules": deny(reasonBranch),
+			"remotes": b(), "set-upstream": deny(reasonBranch),
+			"set-upstream-to": deny(reasonBranch), "show-current": b(),
+			"sort": v(), "track": deny(reasonBranch),
+			"unset-upstream": deny(reasonBranch), "verbose": b(),
+		}, map[byte]opt{
+			'C': deny(reasonBranch), 'D': deny(reasonBranch), 'M': deny(reasonBranch),
+			'a': b(), 'c': deny(reasonBranch), 'd': deny(reasonBranch),
+			'f': deny(reasonBranch), 'i': b(), 'l': b(), 'm': deny(reasonBranch),
+			'q': b(), 'r': b(), 't': deny(reasonBranch), 'u': deny(reasonBranch),
+			'v': b(),
+		}, "-a, -r, -v, -vv, --list <pattern>, --show-current, --contains <commit>, --merged")
+	})
 
-	stashShowTable = newTable("stash show", merge(diffLong, map[string]opt{
-		"include-untracked": b(), "only-untracked": b(),
-	}), diffShort, "--stat, -p, --name-only, --include-untracked")
+	stashShowTable = lazyTable(func() *table {
+		return newTable("stash show", merge(diffLong, map[string]opt{
+			"include-untracked": b(), "only-untracked": b(),
+		}), diffShort, "--stat, -p, --name-only, --include-untracked")
+	})
 )
 
 const reasonBranch = "creates, deletes, renames, copies or reconfigures a branch"
 
-func init() {
-	branchTable.positionals = posPatterns
-	for _, n := range []string{"contains", "merged", "no-contains", "no-merged"} {
-		o := branchTable.long[n]
-		o.lastArgDefault = true
-		branchTable.long[n] = o
+// lazyTable builds a table on first use: building all of them costs about
+// 1 ms at every start, and a command needs one.
+func lazyTable(build func() *table) func() *table {
+	return sync.OnceValue(func() *table {
+		t := build()
+		tune(t)
+		return t
+	})
+}
+
+// tune sets what newTable's arguments don't say.
+func tune(t *table) {
+	switch t.name {
+	case "log", "show", "diff":
+		t.digits = true
+	case "branch":
+		t.positionals = posPatterns
+		for _, n := range []string{"contains", "merged", "no-contains", "no-merged"} {
+			o := t.long[n]
+			o.lastArgDefault = true
+			t.long[n] = o
+		}
 	}
-	logTable.digits = true
-	showTable.digits = true
-	diffTable.digits = true
 }
 
 // tables maps subcommand words to tables. stash is handled separately.
 // Keep sorted; update DESIGN.md too.
-var tables = map[string]*table{
+var tables = map[string]func() *table{
 	"blame":     blameTable,
 	"branch":    branchTable,
 	"diff":      diffTable,
@@ -375,8 +408,8 @@ var tables = map[string]*table{
 }
 
 // stashList is log's table under another name: stash list takes log options.
-var stashListTable = func() *table {
-	t := *logTable
+var stashListTable = sync.OnceValue(func() *table {
+	t := *logTable()
 	t.name = "stash list"
 	return &t
-}()
+})

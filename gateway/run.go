@@ -166,7 +166,8 @@ type ExecOptions struct {
 }
 
 // Execute runs a valid plan in document order, calling emit for each
-// block as soon as it is finished. It never runs anything when the plan
+// block as soon as it is finished. A block's captured output is dropped
+// when emit returns. It never runs anything when the plan
 // has a CSL error.
 func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func(*Result)) {
 	if !p.OK() {
@@ -222,6 +223,11 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 		}
 		if emit != nil {
 			emit(r)
+		}
+		if r.Run != nil {
+			// Reported: drop the output, so memory holds one
+			// command's output at a time however many blocks run.
+			r.Run.Stdout, r.Run.Stderr = nil, nil
 		}
 	}
 }

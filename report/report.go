@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -335,17 +336,34 @@ func (r *Reporter) textRun(b *gateway.Result) {
 	}
 }
 
+var linePrefix, newline = []byte("    | "), []byte("\n")
+
+func (r *Reporter) write(b []byte) {
+	if r.err == nil {
+		_, r.err = r.w.Write(b)
+	}
+}
+
 func (r *Reporter) stream(name string, data []byte) {
 	if len(data) == 0 {
 		r.printf("    %s: (empty)\n", name)
 		return
 	}
-	s := strings.TrimSuffix(string(data), "\n")
 	r.printf("    %s:\n", name)
-	for _, l := range strings.Split(s, "\n") {
-		r.printf("    | %s\n", l)
+	// Line by line straight from the captured bytes: output can be as
+	// large as max_output, and copying it would multiply the memory.
+	for rest := data; len(rest) > 0 && r.err == nil; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		r.write(linePrefix)
+		r.write(line)
+		r.write(newline)
 	}
-	if !strings.HasSuffix(string(data), "\n") {
+	if data[len(data)-1] != '\n' {
 		r.printf("    (no newline at end of %s)\n", name)
 	}
 }

@@ -67,8 +67,6 @@ func statuses(p *Plan) []string {
 	return s
 }
 
-const runBlock = "<---RUN--->\n%s\n<---END--->\n"
-
 func TestExecuteTasksGroupStopsAtFirstFailure(t *testing.T) {
 	t.Parallel()
 	g, root := newTestGateway(t, "false", "touch *")

@@ -63,10 +63,6 @@ func (v Verdict) RuleCode() string { return string(v.Rule) }
 // Hint returns the advice for the model.
 func (v Verdict) Hint() string { return v.Advice }
 
-func (v Verdict) denied() *DeniedError {
-	return &DeniedError{Rule: v.Rule, Arg: v.Arg, Reason: v.Reason, Advice: v.Advice}
-}
-
 // DeniedError reports a command, argument or path that this package
 // refuses.
 type DeniedError struct {

@@ -40,6 +40,7 @@ type Reporter struct {
 	format Format
 	dryRun bool
 	err    error
+	buf    []byte // reused for each text block
 }
 
 // New returns a Reporter writing format to w. dryRun words the report
@@ -269,37 +270,75 @@ func (r *Reporter) textBlock(b *gateway.Result) {
 	if strings.Contains(cmd, "\n") {
 		cmd = strings.ReplaceAll(cmd, "\n", "\n      ")
 	}
-	in := ""
+	// The text report of a dry run over a long transcript is tens of
+	// thousands of lines: build each block in one buffer, no fmt.
+	buf := append(r.buf[:0], '[')
+	buf = strconv.AppendInt(buf, int64(b.Index+1), 10)
+	buf = append(buf, "] "...)
+	buf = append(buf, b.Source...)
+	buf = append(buf, ':')
+	buf = strconv.AppendInt(buf, int64(b.Line), 10)
 	if b.DirAttr != "" {
-		in = fmt.Sprintf(" (in %s)", visible(b.DirAttr))
+		buf = append(buf, " (in "...)
+		buf = append(buf, visible(b.DirAttr)...)
+		buf = append(buf, ')')
 	}
-	r.printf("[%d] %s:%d%s\n    $ %s\n", b.Index+1, b.Source, b.Line, in, visible(cmd))
+	buf = append(buf, "\n    $ "...)
+	buf = append(buf, visible(cmd)...)
+	buf = append(buf, '\n')
 	if b.Group > 0 {
-		r.printf("    in TASKS group %d\n", b.Group)
+		buf = append(buf, "    in TASKS group "...)
+		buf = strconv.AppendInt(buf, int64(b.Group), 10)
+		buf = append(buf, '\n')
 	}
-	word := ""
-	if b.Word != "" {
-		word = fmt.Sprintf(" `%s`", visible(oneLine(b.Word)))
-		if b.WordLine > 0 {
-			word += fmt.Sprintf(" at %d:%d", b.WordLine, b.Col)
+	// line appends "    LEAD (rule RULE) `WORD` at L:C: REASON\n".
+	line := func(buf []byte, lead string) []byte {
+		buf = append(buf, "    "...)
+		buf = append(buf, lead...)
+		buf = append(buf, " (rule "...)
+		buf = append(buf, b.Rule...)
+		buf = append(buf, ')')
+		if b.Word != "" {
+			buf = append(buf, " `"...)
+			buf = append(buf, visible(oneLine(b.Word))...)
+			buf = append(buf, '`')
+			if b.WordLine > 0 {
+				buf = append(buf, " at "...)
+				buf = strconv.AppendInt(buf, int64(b.WordLine), 10)
+				buf = append(buf, ':')
+				buf = strconv.AppendInt(buf, int64(b.Col), 10)
+			}
 		}
+		buf = append(buf, ": "...)
+		buf = append(buf, visible(b.Reason)...)
+		return append(buf, '\n')
 	}
-	reason, advice := visible(b.Reason), visible(b.Advice)
+	doInstead := func(buf []byte) []byte {
+		if b.Advice == "" {
+			return buf
+		}
+		buf = append(buf, "    do instead: "...)
+		buf = append(buf, visible(b.Advice)...)
+		return append(buf, '\n')
+	}
 	switch b.Status {
 	case gateway.StatusPlanned:
-		r.printf("    %s (rule %s)%s: %s\n", b.Decision, b.Rule, word, reason)
-		if b.Decision != gateway.Allow && advice != "" {
-			r.printf("    do instead: %s\n", advice)
+		buf = line(buf, string(b.Decision))
+		if b.Decision != gateway.Allow {
+			buf = doInstead(buf)
 		}
 	case gateway.StatusDenied:
-		r.printf("    denied, not run (rule %s)%s: %s\n", b.Rule, word, reason)
-		r.printf("    do instead: %s\n", advice)
+		buf = doInstead(line(buf, "denied, not run"))
 	case gateway.StatusNotApproved:
-		r.printf("    not run: needs approval (%s) (rule %s): %s\n", b.NotApproved, b.Rule, reason)
-		r.printf("    do instead: %s\n", advice)
+		buf = doInstead(line(buf, "not run: needs approval ("+b.NotApproved+")"))
 	case gateway.StatusSkipped:
-		r.printf("    skipped: %s\n", b.Skip)
-	case gateway.StatusRan:
+		buf = append(buf, "    skipped: "...)
+		buf = append(buf, b.Skip...)
+		buf = append(buf, '\n')
+	}
+	r.write(buf)
+	r.buf = buf
+	if b.Status == gateway.StatusRan {
 		r.textRun(b)
 	}
 	r.printf("\n")

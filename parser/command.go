@@ -608,11 +608,11 @@ func badRune(s string) (rune, int) {
 	for i, r := range s {
 		switch {
 		case r == '\t' || r == '\n':
-		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+		case r < 0x20, r == 0x7f:
 			return r, i
-		case r == utf8.RuneError:
-			return r, i
-		case isInvisible(r):
+		case r < 0x7f:
+			// Printable ASCII: the common case, no table lookups.
+		case r >= 0x80 && r <= 0x9f, r == utf8.RuneError, isInvisible(r):
 			return r, i
 		}
 	}

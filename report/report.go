@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/clada/clada/gateway"
 	"github.com/clada/clada/parser"
@@ -411,14 +412,7 @@ func (r *Reporter) stream(name string, data []byte) {
 // wrote as escapes, so a denied command can't move the cursor or clear
 // the screen of the person reading the report. Newlines and tabs stay.
 func visible(s string) string {
-	clean := true
-	for _, c := range s {
-		if isHidden(c) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if !hasHidden(s) {
 		return s
 	}
 	var b strings.Builder
@@ -432,6 +426,26 @@ func visible(s string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// hasHidden reports whether s has a rune isHidden reports, with a fast
+// path for printable ASCII, which nearly every report line is.
+func hasHidden(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			for _, r := range s[i:] {
+				if isHidden(r) {
+					return true
+				}
+			}
+			return false
+		}
+		if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+			return true
+		}
+	}
+	return false
 }
 
 func isHidden(c rune) bool {

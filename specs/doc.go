@@ -55,7 +55,7 @@
 // existing directory, DIR/NAME of each source is checked as written too.
 // Reading .git/config is allowed.
 //
-// The Resolver caches the names it has seen (never missing ones), so it must be
+// The Resolver caches the names it has seen (missing ones too), so it must be
 // [Resolver.Reset] after a command runs. Programs that descend into
 // directories (diff -r, cp -r, grep -r) may meet symlinks below the paths
 // given; specs forbid the flags that follow those (grep -R, ls -L, find -L,

@@ -19,18 +19,20 @@ const maxLinks = 40
 // following ".." is applied. It never cleans a path lexically first, so
 // with escape -> /etc, "escape/../etc/passwd" is /etc/passwd.
 //
-// A Resolver caches what it learns about existing names (directories,
-// files, symlinks), never that a name is missing. The cache is only valid
+// A Resolver caches what it learns about names (directories, files,
+// symlinks, and names that are missing). The cache is only valid
 // while the file system stays as it was: a caller that runs a command
 // between two checks must call [Resolver.Reset] after it, or a directory
-// that the command replaced by a symlink would still be seen as the old
-// directory. A Resolver is safe for concurrent use.
+// that the command replaced by a symlink, or a missing name it created as
+// one, would still be seen as before. A Resolver is safe for concurrent use.
 type Resolver struct {
 	root string // absolute, symlink-free, cleaned
 
 	mu sync.Mutex // guards nodes and bases
-	// nodes caches lstat results of absolute symlink-free paths that
-	// exist: a symlink (its target, read once) or anything else.
+	// nodes caches lstat results of absolute symlink-free paths: a
+	// symlink (its target, read once) or anything else, missing names
+	// included. Valid until the file system changes: call Reset after
+	// running a command.
 	nodes map[string]node
 	// bases caches the resolution of base directories passed to Resolve.
 	bases map[string]string
@@ -227,10 +229,10 @@ func (r *Resolver) walk(cur, p string, links *int) (string, error) {
 			switch {
 			case err != nil:
 				// Missing (or unreadable): nothing to follow; the
-				// name is taken as written. Not cached: a later
-				// command may create it.
-				cur = next
-				continue
+				// name is taken as written. Cached like the rest:
+				// a command that runs may create it, and the
+				// gateway calls Reset after every command it runs.
+				r.nodes[next] = n
 			case fi.Mode()&fs.ModeSymlink != 0:
 				t, err := os.Readlink(next)
 				if err != nil {

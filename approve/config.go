@@ -158,7 +158,7 @@ func (s sizeValue) UnmarshalTOML(v any) error {
 	case int64:
 		got = v
 	case string:
-		n, err := parseSize(v)
+		n, err := ParseSize(v)
 		if err != nil {
 			return err
 		}
@@ -177,7 +177,7 @@ func (s sizeValue) UnmarshalTOML(v any) error {
 	return nil
 }
 
-// sizeUnits are the suffixes parseSize accepts, matched case-insensitively.
+// sizeUnits are the suffixes ParseSize accepts, matched case-insensitively.
 // Longer suffixes come first so "KiB" is not read as "B".
 var sizeUnits = []struct {
 	suffix string
@@ -188,7 +188,10 @@ var sizeUnits = []struct {
 	{"b", 1},
 }
 
-func parseSize(s string) (int64, error) {
+// ParseSize reads a byte count the way max_output and --max-output are
+// written: a number of bytes, or a number with B, KB, MB, GB (powers of
+// 1000) or KiB, MiB, GiB (powers of 1024), case-insensitively.
+func ParseSize(s string) (int64, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	mult := int64(1)
 	for _, u := range sizeUnits {

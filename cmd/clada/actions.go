@@ -11,8 +11,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -94,8 +92,11 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	var maxOutput int64
 	if o.maxOutput != "" {
-		if maxOutput, err = parseSize(o.maxOutput); err != nil {
+		if maxOutput, err = approve.ParseSize(o.maxOutput); err != nil {
 			return withHint(fmt.Errorf("--max-output: %w", err), "give a size such as 10MB or 512KiB")
+		}
+		if maxOutput < approve.MinMaxOutput || maxOutput > approve.MaxMaxOutput {
+			return withHint(fmt.Errorf("--max-output %s is out of range", o.maxOutput), "give a size from 1KiB to 1GiB")
 		}
 	}
 	restoreGC := lessGC()
@@ -304,28 +305,6 @@ func checkAction(o checkOptions, stdout, stderr io.Writer) error {
 		rep.Summary(report.Summarize(plan), code)
 	}
 	return exitCode(code, rep.Err())
-}
-
-// parseSize reads a byte count: a plain integer or a number with B, KB,
-// MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024).
-func parseSize(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	units := []struct {
-		suffix string
-		mult   int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
-	mult := int64(1)
-	for _, u := range units {
-		if n, ok := strings.CutSuffix(s, u.suffix); ok {
-			s, mult = strings.TrimSpace(n), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%q is not a positive size", s)
-	}
-	return n * mult, nil
 }
 
 func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error {

@@ -7,8 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // TestGoldenRun runs `clada run --no-prompt` for real on every
@@ -62,20 +60,7 @@ func TestGoldenRun(t *testing.T) {
 					}
 					return "N ms"
 				})
-				golden := strings.TrimSuffix(in, ".csl") + "." + format + ".golden"
-				if *update {
-					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test -run TestGoldenRun -update to create it)", err)
-				}
-				if diff := cmp.Diff(string(want), got); diff != "" {
-					t.Errorf("%s report of %s.csl differs (-want +got):\n%s", format, name, diff)
-				}
+				checkGolden(t, strings.TrimSuffix(in, ".csl")+"."+format+".golden", got)
 			})
 		}
 	}

@@ -73,22 +73,28 @@ func TestGolden(t *testing.T) {
 				if format == "json" && !strings.Contains(got, `"exit_code":`+string(rune('0'+code))) {
 					t.Errorf("exit code %d is not the summary's exit_code:\n%s", code, got)
 				}
-				golden := strings.TrimSuffix(in, ".csl") + "." + format + ".golden"
-				if *update {
-					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test -run TestGolden -update to create it)", err)
-				}
-				if diff := cmp.Diff(string(want), got); diff != "" {
-					t.Errorf("%s report of %s.csl differs from %s (-want +got):\n%s", format, name, filepath.Base(golden), diff)
-				}
+				checkGolden(t, strings.TrimSuffix(in, ".csl")+"."+format+".golden", got)
 			})
 		}
+	}
+}
+
+// checkGolden compares got with the golden file, or rewrites the file
+// with -update.
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/clada -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("report differs from %s (-want +got):\n%s", golden, diff)
 	}
 }
 

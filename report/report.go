@@ -364,6 +364,8 @@ func (r *Reporter) textRun(b *gateway.Result) {
 		r.printf("    timed out after %d ms and was killed with its child processes · %s\n", dur, by)
 	case runner.StatusSignaled:
 		r.printf("    killed by %s · %d ms · %s\n", res.Signal, dur, by)
+	case runner.StatusCanceled:
+		r.printf("    interrupted (Ctrl-C) after %d ms and killed with its child processes · %s\n", dur, by)
 	case runner.StatusTruncated:
 		r.printf("    output cap reached: killed after %d ms · %s\n", dur, by)
 	default:

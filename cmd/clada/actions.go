@@ -144,6 +144,10 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if o.noPrompt {
 		x.NoAsk = "--no-prompt"
+	} else if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
+		// A CI job may still have a terminal (docker -t); nobody is
+		// there to answer, so never wait for one.
+		x.NoAsk = "CI=" + approve.NoReason(ci)
 	} else if needsAsk(plan) {
 		prompter, err := approve.Open(nil)
 		if err != nil {

@@ -116,6 +116,14 @@ func (p *Parser) analyzeRun(body string) (argv []string, denied *DeniedError, bl
 	if strings.HasPrefix(strings.TrimLeft(lines[first], " \t"), "```") {
 		return nil, nil, "markdown code fence inside RUN block: write the command without ``` fences"
 	}
+	// mvdan.cc/sh joins the line after a comment ending in `\` to the
+	// command, but bash ends a comment at the newline whatever precedes
+	// it, so the next line is a second command.
+	if line := continuedComment(body); line > 0 {
+		return nil, nil, fmt.Sprintf("more than one command in RUN block: the comment on body line %d ends with `\\`, "+
+			"which does not continue a comment in bash, so the next line is a command of its own; "+
+			"put each command in its own RUN block", line)
+	}
 	// 3. The body must parse as bash.
 	f, err := p.sh.Parse(strings.NewReader(body), "")
 	if err != nil {
@@ -138,6 +146,63 @@ func (p *Parser) analyzeRun(body string) (argv []string, denied *DeniedError, bl
 	}
 	argv, denied = simpleCommand(body, f.Stmts[0])
 	return argv, denied, ""
+}
+
+// continuedComment returns the 1-based line of the first comment that
+// ends with a backslash and is followed by a non-blank line, or 0. It
+// follows bash's quoting just far enough to find comments: a # that
+// starts a word outside quotes.
+func continuedComment(body string) int {
+	if strings.IndexByte(body, '#') < 0 {
+		return 0
+	}
+	line := 1
+	wordStart := true
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '\\':
+			if i+1 < len(body) && body[i+1] == '\n' {
+				line++
+			}
+			i++
+			wordStart = false
+			continue
+		case c == '\'':
+			ansi := i > 0 && body[i-1] == '$'
+			for i++; i < len(body) && body[i] != '\''; i++ {
+				if body[i] == '\n' {
+					line++
+				}
+				if ansi && body[i] == '\\' {
+					i++
+				}
+			}
+		case c == '"':
+			for i++; i < len(body) && body[i] != '"'; i++ {
+				if body[i] == '\\' {
+					i++
+				}
+				if i < len(body) && body[i] == '\n' {
+					line++
+				}
+			}
+		case c == '#' && wordStart:
+			end := strings.IndexByte(body[i:], '\n')
+			if end < 0 {
+				return 0
+			}
+			if strings.HasSuffix(body[i:i+end], `\`) && strings.TrimSpace(body[i+end:]) != "" {
+				return line
+			}
+			i += end - 1
+			continue
+		case c == '\n':
+			line++
+		}
+		wordStart = strings.IndexByte(" \t\n;&|()<>", c) >= 0
+	}
+	return 0
 }
 
 // parseMessage keeps the body line of a mvdan parse error but drops its
@@ -350,6 +415,27 @@ func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
 		b.WriteString(s)
 		for range len(s) {
 			unq = append(unq, unquoted)
+		}
+	}
+	// bash removes a line continuation before it expands, so
+	// `$\<newline>HOME` is $HOME and `$\<newline>'x'` is $'x'; mvdan drops
+	// the continuation and reads a literal $. Refused on the word as
+	// written (conservatively also inside single quotes).
+	if raw := src[w.Pos().Offset():w.End().Offset()]; strings.Contains(raw, "$\\\n") {
+		for i := strings.Index(raw, "$\\\n"); i >= 0; {
+			n := 0
+			for j := i - 1; j >= 0 && raw[j] == '\\'; j-- {
+				n++
+			}
+			if n%2 == 0 {
+				return "", deny(RuleExpansion, w, fmt.Sprintf("`$` followed by a line continuation in `%s` is an expansion in bash", oneLineText(raw)),
+					"write the value out literally without `$`, or put it in single quotes")
+			}
+			next := strings.Index(raw[i+1:], "$\\\n")
+			if next < 0 {
+				break
+			}
+			i += 1 + next
 		}
 	}
 	assignLike := false

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/clada/clada/approve"
-	"github.com/clada/clada/gitrules"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/specs"
 )
@@ -206,12 +205,7 @@ func (g *Gateway) runnable(argv []string, dir, program string) Verdict {
 		}
 		program = p
 	}
-	ex := append([]string{program}, argv[1:]...)
-	var env []string
-	if argv[0] == "git" {
-		ex = append([]string{program}, gitrules.Harden(argv[1:])...)
-		env = gitrules.Env()
-	}
+	ex, env := specs.Command(program, argv)
 	return Verdict{Decision: Allow, Exec: ex, Env: env, Dir: dir}
 }
 

@@ -7,8 +7,8 @@ import (
 )
 
 // checkGit decides git through gitrules: its Ask and Deny carry gitrules'
-// rule codes; on Allow every path git will open is confined (read), Exec
-// is the resolved git plus gitrules.Harden(args), and Env gitrules.Env().
+// rule codes; on Allow every path git will open is confined (read), and
+// Exec and Env are what [Command] gives.
 func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	args := argv[1:]
 	gv := gitrules.Check(args)
@@ -28,13 +28,24 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	if err != nil {
 		return Verdict{Outcome: Deny, Rule: RuleNotFound, Arg: "git", Reason: fmt.Sprintf("git is not installed: %v", err), Advice: "ask the person to install git"}
 	}
-	hardened := gitrules.Harden(args)
-	exec := make([]string, 0, 1+len(hardened))
-	exec = append(exec, prog)
-	exec = append(exec, hardened...)
+	exec, env := Command(prog, argv)
 	reason := "git is allowed by clada's git rules"
 	if gv.Subcommand != "" {
 		reason = "git " + gv.Subcommand + " is allowed by clada's git rules"
 	}
-	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: gitrules.Env()}
+	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: env}
+}
+
+// Command returns what runs for argv once program (argv[0] resolved to an
+// absolute path) is decided to run by something other than a spec: the
+// user's allowed patterns or the person. git is hardened whatever allowed
+// it, so repository configuration never starts a program; every other
+// program gets its arguments as written.
+func Command(program string, argv []string) (exec, env []string) {
+	if argv[0] == "git" {
+		hardened := gitrules.Harden(argv[1:])
+		exec = make([]string, 0, 1+len(hardened))
+		return append(append(exec, program), hardened...), gitrules.Env()
+	}
+	return append([]string{program}, argv[1:]...), nil
 }

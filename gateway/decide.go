@@ -205,7 +205,7 @@ func (g *Gateway) runnable(argv []string, dir, program string) Verdict {
 		}
 		program = p
 	}
-	ex, env := specs.Command(program, argv)
+	ex, env := specs.Command(program, argv, g.Root())
 	return Verdict{Decision: Allow, Exec: ex, Env: env, Dir: dir}
 }
 

@@ -2,6 +2,7 @@ package specs
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/clada/clada/gitrules"
 )
@@ -28,7 +29,7 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	if err != nil {
 		return Verdict{Outcome: Deny, Rule: RuleNotFound, Arg: "git", Reason: fmt.Sprintf("git is not installed: %v", err), Advice: "ask the person to install git"}
 	}
-	exec, env := Command(prog, argv)
+	exec, env := Command(prog, argv, r.Root())
 	reason := "git is allowed by clada's git rules"
 	if gv.Subcommand != "" {
 		reason = "git " + gv.Subcommand + " is allowed by clada's git rules"
@@ -37,15 +38,19 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 }
 
 // Command returns what runs for argv once program (argv[0] resolved to an
-// absolute path) is decided to run by something other than a spec: the
-// user's allowed patterns or the person. git is hardened whatever allowed
-// it, so repository configuration never starts a program; every other
-// program gets its arguments as written.
-func Command(program string, argv []string) (exec, env []string) {
+// absolute path) is decided to run, by a spec, the user's allowed patterns
+// or the person. git is hardened whatever allowed it, so repository
+// configuration never starts a program, and it may only find a repository
+// at or below root: GIT_CEILING_DIRECTORIES stops its search at root's
+// parent, so a repository above the project (a monorepo, a dotfiles
+// repository in the home directory) is never read. Every other program
+// gets its arguments as written.
+func Command(program string, argv []string, root string) (exec, env []string) {
 	if argv[0] == "git" {
 		hardened := gitrules.Harden(argv[1:])
 		exec = make([]string, 0, 1+len(hardened))
-		return append(append(exec, program), hardened...), gitrules.Env()
+		env = append(gitrules.Env(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(root))
+		return append(append(exec, program), hardened...), env
 	}
 	return append([]string{program}, argv[1:]...), nil
 }

@@ -1,7 +1,10 @@
 package specs
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/clada/clada/gitrules"
@@ -51,7 +54,8 @@ func TestCheckGit(t *testing.T) {
 			if diff := cmp.Diff(want, got.Exec); diff != "" || !filepath.IsAbs(got.Exec[0]) {
 				t.Errorf("Exec (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(gitrules.Env(), got.Env); diff != "" {
+			wantEnv := append(gitrules.Env(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(root))
+			if diff := cmp.Diff(wantEnv, got.Env); diff != "" {
 				t.Errorf("Env (-want +got):\n%s", diff)
 			}
 		})
@@ -74,3 +78,48 @@ func TestCheckExec(t *testing.T) {
 }
 
 var errNotFoundForTest = &DeniedError{Reason: "not found"}
+
+// TestGitNeverReadsAboveRoot: with the project inside a larger repository,
+// git run as clada runs it finds no repository, so nothing above the root
+// (here a committed file "secret" next to the project) can be read.
+func TestGitNeverReadsAboveRoot(t *testing.T) {
+	t.Parallel()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("git is required: ", err)
+	}
+	outer := t.TempDir()
+	run := func(dir string, env []string, args ...string) (string, error) {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = dir
+		cmd.Env = append(append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_AUTHOR_NAME=t",
+			"GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"), env...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	proj := filepath.Join(outer, "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outer, "secret"), []byte("top secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "secret"}, {"commit", "-qm", "x"}} {
+		if out, err := run(outer, nil, args...); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	// Without the ceiling, git in proj reads the outer repository.
+	if out, err := run(proj, nil, "show", "HEAD:secret"); err != nil || !strings.Contains(out, "top secret") {
+		t.Fatalf("setup: git show from proj = %q, %v; want the outer secret", out, err)
+	}
+	root, err := filepath.EvalSymlinks(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, env := Command(git, []string{"git", "show", "HEAD:secret"}, root)
+	out, err := run(proj, env, ex[1:]...)
+	if err == nil || strings.Contains(out, "top secret") {
+		t.Errorf("git run as clada runs it read above the root: %q, %v", out, err)
+	}
+}

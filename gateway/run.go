@@ -247,11 +247,25 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 	}
 	cfg := x.Runner
 	cfg.Dir = r.Dir
-	if len(r.Env) > 0 {
-		cfg.Env = append(os.Environ(), r.Env...)
-	}
+	cfg.Env = commandEnv(os.Environ(), r.Env)
 	res := runner.Run(ctx, r.Exec, cfg)
 	r.Status, r.Run = StatusRan, &res
+}
+
+// commandEnv is the environment a command runs with: clada's own, less
+// the variables that would make programs parse their arguments otherwise
+// than the specs assume, plus the verdict's extras (git hardening).
+// POSIXLY_CORRECT makes GNU programs stop at the first operand, so
+// `grep x a.txt -e /etc/passwd`, checked with -e as an option, would read
+// /etc/passwd as a file.
+func commandEnv(environ, extra []string) []string {
+	env := make([]string, 0, len(environ)+len(extra))
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "POSIXLY_CORRECT=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, extra...)
 }
 
 // approve asks the person, or applies --trust-all, and records the

@@ -236,3 +236,27 @@ func TestExecuteDecidesAgainAfterACommandRan(t *testing.T) {
 		t.Errorf("rule = %q, want path-outside-root", p.Results[1].Rule)
 	}
 }
+
+func TestCommandEnv(t *testing.T) {
+	t.Parallel()
+	got := commandEnv([]string{"PATH=/bin", "POSIXLY_CORRECT=1", "HOME=/h"}, []string{"GIT_PAGER=cat"})
+	if diff := cmp.Diff([]string{"PATH=/bin", "HOME=/h", "GIT_PAGER=cat"}, got); diff != "" {
+		t.Errorf("commandEnv (-want +got):\n%s", diff)
+	}
+}
+
+// TestExecuteWithoutPosixlyCorrect runs a real command with
+// POSIXLY_CORRECT set in clada's environment: the command never sees it.
+func TestExecuteWithoutPosixlyCorrect(t *testing.T) {
+	t.Setenv("POSIXLY_CORRECT", "1")
+	g, _ := newTestGateway(t, "printenv POSIXLY_CORRECT", "printenv PATH")
+	p := plan(t, g, "<---RUN--->\nprintenv POSIXLY_CORRECT\n<---END--->\n<---RUN--->\nprintenv PATH\n<---END--->\n")
+	var out []string
+	g.Execute(context.Background(), p, ExecOptions{}, func(r *Result) { out = append(out, string(r.Run.Stdout)) })
+	if p.Results[0].Run.ExitCode != 1 || out[0] != "" {
+		t.Errorf("printenv POSIXLY_CORRECT: exit %d, output %q; want it unset", p.Results[0].Run.ExitCode, out[0])
+	}
+	if p.Results[1].Run.ExitCode != 0 || out[1] == "" {
+		t.Errorf("printenv PATH: exit %d, output %q; the rest of the environment must pass", p.Results[1].Run.ExitCode, out[1])
+	}
+}

@@ -402,7 +402,14 @@ func (r *Reporter) stream(name string, data []byte) {
 			rest = nil
 		}
 		r.write(linePrefix)
-		r.write(line)
+		if hasHiddenBytes(line) {
+			// Escape sequences and carriage returns a command printed
+			// would act on the terminal of a person reading the report
+			// (clear it, fake lines): show them as \x1b, \r.
+			r.write([]byte(visible(string(line))))
+		} else {
+			r.write(line)
+		}
 		r.write(newline)
 	}
 	if data[len(data)-1] != '\n' {
@@ -442,6 +449,20 @@ func hasHidden(s string) bool {
 				}
 			}
 			return false
+		}
+		if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// hasHiddenBytes is hasHidden for captured output, without copying it
+// for the common printable-ASCII line.
+func hasHiddenBytes(b []byte) bool {
+	for i, c := range b {
+		if c >= utf8.RuneSelf {
+			return hasHidden(string(b[i:]))
 		}
 		if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
 			return true

@@ -1,6 +1,9 @@
 package report
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestVisible(t *testing.T) {
 	t.Parallel()
@@ -21,5 +24,16 @@ func TestVisible(t *testing.T) {
 				t.Errorf("visible(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestStreamEscapesOutput(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	r := New(&b, Text, false)
+	r.stream("stdout", []byte("plain\n\x1b[2Jcleared\rover\tok\n"))
+	want := "    stdout:\n    | plain\n    | \\x1b[2Jcleared\\rover\tok\n"
+	if b.String() != want {
+		t.Errorf("stream = %q, want %q", b.String(), want)
 	}
 }

@@ -714,7 +714,9 @@ func isInvisible(r rune) bool {
 		r == 0x061c, r == 0xfeff, r == 0x00ad, r == 0x180e:
 		return true
 	}
-	return unicode.Is(unicode.Cf, r)
+	// Format characters (Cf) and the Unicode line and paragraph separators,
+	// which some terminals and editors show as line breaks.
+	return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // builtins are shell builtins with no meaning outside a shell, with the

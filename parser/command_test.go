@@ -175,6 +175,8 @@ var commandTests = []struct {
 	{name: "carriage return in quotes", in: "echo 'a\rb'", wantRule: RuleCharacter},
 	{name: "bidi override", in: "echo 'abc\u202edef'", wantRule: RuleCharacter},
 	{name: "zero-width space", in: "echo a\u200bb", wantRule: RuleCharacter},
+	{name: "line separator", in: "echo 'a\u2028b'", wantRule: RuleCharacter},
+	{name: "paragraph separator", in: "echo a\u2029b", wantRule: RuleCharacter},
 	{name: "homoglyph command", in: "l\u0455 -la", wantRule: RuleCharacter, reason: "Cyrillic dze looks like s"},
 	{name: "non-ascii command", in: "ñ x", wantRule: RuleCharacter},
 	{name: "bell", in: "echo '\a'", wantRule: RuleCharacter},

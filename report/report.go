@@ -478,7 +478,7 @@ func isHidden(c rune) bool {
 	case c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f):
 		return true
 	}
-	return unicode.Is(unicode.Cf, c)
+	return unicode.In(c, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 func oneLine(s string) string {

@@ -141,6 +141,9 @@ var checkCases = []checkCase{
 	deny("cp -L dir x", RuleUnknownFlag), deny("cp -rL dir x", RuleUnknownFlag), deny("cp a.txt escape/", RulePathOutsideRoot),
 	deny("cp a.txt gitlink/hooks/pre-commit", RuleProtectedPath), deny("cp a.txt hooklink", RuleProtectedPath),
 	deny("cp --dereference dir x", RuleUnknownFlag), deny("cp --deref dir x", RuleUnknownFlag),
+	denyArg("cp -l .clada/commands.toml p", RuleUnknownFlag, "-l"), deny("cp --link a.txt p", RuleUnknownFlag), deny("cp -al dir x", RuleUnknownFlag),
+	denyArg("cp a.txt hardlink", RuleProtectedPath, "hardlink"), deny("touch hardlink", RuleProtectedPath), deny("rm hardlink", RuleProtectedPath),
+	deny("cp a.txt dir2/../hardlink", RuleProtectedPath), allow("cat hardlink"), allow("cp hardlink c.txt"),
 	// mv
 	allow("mv a.txt b.txt"), allow("mv a.txt dir"), allow("mv -t dir a.txt"), allow("mv -n a.txt dir/"), allow("mv a.txt b.txt dir"),
 	deny("mv a.txt /tmp/x", RulePathOutsideRoot), deny("mv .git/config x", RuleProtectedPath), deny("mv x .git/hooks/pre-commit", RuleProtectedPath),

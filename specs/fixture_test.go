@@ -18,6 +18,7 @@ import (
 //	inlink -> dir             (link inside)
 //	uplink -> ..              (the root's parent)
 //	sibling: <parent>/proj2   (a sibling sharing the root's name as prefix)
+//	hardlink                  (a hard link to .clada/commands.toml)
 func newFixture(t testing.TB) (*Resolver, string) {
 	t.Helper()
 	base := t.TempDir()
@@ -52,6 +53,9 @@ func newFixture(t testing.TB) (*Resolver, string) {
 		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := os.Link(filepath.Join(root, ".clada/commands.toml"), filepath.Join(root, "hardlink")); err != nil {
+		t.Fatal(err)
 	}
 	r, err := NewResolver(root)
 	if err != nil {

@@ -2,6 +2,7 @@ package specs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -108,7 +109,8 @@ func pathOutsideReason(p, res string) string {
 // a written path may not be a directory named .git or .clada, nor lie
 // inside one, anywhere under the root (nested repositories included). The
 // names are compared without regard to case, because on case-insensitive
-// file systems (macOS, Windows) .GIT is .git.
+// file systems (macOS, Windows) .GIT is .git. Nor may a written path be an
+// existing regular file with more than one hard link (unix only).
 func (r *Resolver) Confine(base, p string, write bool) (string, error) {
 	res, err := r.Resolve(base, p)
 	if err != nil || !write {
@@ -122,7 +124,29 @@ func (r *Resolver) Confine(base, p string, write bool) (string, error) {
 			Advice: "do not change " + name + "/; ask the person to do it",
 		}
 	}
+	if err := hardLinked(p, res); err != nil {
+		return "", err
+	}
 	return res, nil
+}
+
+// hardLinked denies writing to res, an existing regular file with more
+// than one hard link: the other link may be inside .git/ or .clada/
+// (cp -l .clada/commands.toml x, then cp evil x), and nothing tells where.
+func hardLinked(p, res string) error {
+	fi, err := os.Lstat(res)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	if n := linkCount(fi); n > 1 {
+		return &DeniedError{
+			Rule:   RuleProtectedPath,
+			Arg:    p,
+			Reason: fmt.Sprintf("%s is a file with %d hard links; writing it changes every link, which may be inside .git/ or .clada/", p, n),
+			Advice: "write a new file instead, or ask the person to check the links (ls -li)",
+		}
+	}
+	return nil
 }
 
 // protected returns ".git" or ".clada" when res (inside the root) is, or is

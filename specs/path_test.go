@@ -107,6 +107,10 @@ func TestConfineProtected(t *testing.T) {
 		{"write root itself", ".", true, ""},
 		{"write via dotdot into .git", "dir/../.git/x", true, RuleProtectedPath},
 		{"write outside", "/tmp/x", true, RulePathOutsideRoot},
+		{"read hard-linked file", "hardlink", false, ""},
+		{"write hard-linked file", "hardlink", true, RuleProtectedPath},
+		{"write hard-linked .clada file by its own name", ".clada/commands.toml", true, RuleProtectedPath},
+		{"write directory (many links) is not a hard link", "dir", true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -142,6 +142,9 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 			}
 		}
 	}
+	if err := sp.checkTrees(p, paths, dir, r); err != nil {
+		return denyErr(err)
+	}
 	exec := make([]string, 0, 1+len(sp.harden)+len(argv)-1)
 	exec = append(exec, argv[0])
 	exec = append(exec, sp.harden...)

@@ -53,13 +53,23 @@
 // regard to case: on case-insensitive file systems .GIT is .git, and on
 // case-sensitive ones refusing .GIT costs nothing. For cp and mv into an
 // existing directory, DIR/NAME of each source is checked as written too.
-// Reading .git/config is allowed.
+// Reading .git/config is allowed. On unix a written path may not be an
+// existing regular file with more than one hard link (RuleProtectedPath):
+// the other link may be inside .git/ or .clada/, so cp -l, which makes
+// such links, is forbidden too.
 //
 // The Resolver caches the names it has seen (missing ones too), so it must be
 // [Resolver.Reset] after a command runs. Programs that descend into
 // directories (diff -r, cp -r, grep -r) may meet symlinks below the paths
 // given; specs forbid the flags that follow those (grep -R, ls -L, find -L,
-// cp -L, du -L, tree -l, rg -L), except diff, which follows them.
+// cp -L, du -L, tree -l, rg -L), and diff runs with --no-dereference.
+// A recursive copy writes through the symlinks it meets in an existing
+// destination tree, so with a walk_target flag (cp -r, -a) every existing
+// directory it writes into (DEST/NAME of each source, or DEST itself with a
+// target_self flag: cp -T, mv -T) is walked without following symlinks;
+// a symlink, a hard-linked file or a .git/.clada directory below it, or
+// more than 10,000 entries, is RuleProtectedPath naming it. cp -s and
+// --parents, which make such symlinks or write through them, are forbidden.
 //
 // # Order of [Set.Check]
 //

@@ -19,17 +19,19 @@ import (
 //	uplink -> ..              (the root's parent)
 //	sibling: <parent>/proj2   (a sibling sharing the root's name as prefix)
 //	hardlink                  (a hard link to .clada/commands.toml)
+//	tree/dir/ok.txt tree/dir/link -> ../../.git/config  (a copy into tree
+//	                          writes through it)
 func newFixture(t testing.TB) (*Resolver, string) {
 	t.Helper()
 	base := t.TempDir()
 	root := filepath.Join(base, "proj")
 	outside := filepath.Join(base, "outside")
-	for _, d := range []string{"dir/sub", "dir2", "emptydir", ".git/hooks", ".clada"} {
+	for _, d := range []string{"dir/sub", "dir2", "emptydir", ".git/hooks", ".clada", "tree/dir"} {
 		mustMkdir(t, filepath.Join(root, d))
 	}
 	mustMkdir(t, outside)
 	mustMkdir(t, filepath.Join(base, "proj2"))
-	for _, f := range []string{"a.txt", "b.txt", "README.md", "list.txt", "patterns.txt", "dir/a.txt", ".git/config", ".clada/commands.toml"} {
+	for _, f := range []string{"a.txt", "b.txt", "README.md", "list.txt", "patterns.txt", "dir/a.txt", ".git/config", ".clada/commands.toml", "tree/dir/ok.txt"} {
 		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -38,16 +40,17 @@ func newFixture(t testing.TB) (*Resolver, string) {
 		t.Fatal(err)
 	}
 	links := map[string]string{
-		"escape":   "/etc",
-		"dangling": filepath.Join(outside, "nothere"),
-		"outlink":  outside,
-		"gitlink":  ".git",
-		"inlink":   "dir",
-		"uplink":   "..",
-		"hooklink": ".git/hooks/pre-commit",
-		"dir/up":   "../..",
-		"loop1":    "loop2",
-		"loop2":    "loop1",
+		"escape":        "/etc",
+		"dangling":      filepath.Join(outside, "nothere"),
+		"outlink":       outside,
+		"gitlink":       ".git",
+		"inlink":        "dir",
+		"uplink":        "..",
+		"hooklink":      ".git/hooks/pre-commit",
+		"dir/up":        "../..",
+		"loop1":         "loop2",
+		"loop2":         "loop1",
+		"tree/dir/link": "../../.git/config",
 	}
 	for name, target := range links {
 		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {

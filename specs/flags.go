@@ -15,10 +15,29 @@ type pathArg struct {
 
 // parsed is an argv split by a spec.
 type parsed struct {
-	operands  []string  // non-flag words, in order
-	flagPaths []pathArg // values of path-typed flags
-	pattern   bool      // a pattern flag (-e, -f) supplied the pattern
-	target    bool      // an outpath flag (cp -t) names the destination
+	operands  []string        // non-flag words, in order
+	flagPaths []pathArg       // values of path-typed flags
+	pattern   bool            // a pattern flag (-e, -f) supplied the pattern
+	target    bool            // an outpath flag (cp -t) names the destination
+	seen      map[string]bool // flags given, by name (-r, --recursive)
+}
+
+// saw records flag name as given.
+func (p *parsed) saw(name string) {
+	if p.seen == nil {
+		p.seen = map[string]bool{}
+	}
+	p.seen[name] = true
+}
+
+// any reports whether one of names was given.
+func (p *parsed) any(names []string) bool {
+	for _, n := range names {
+		if p.seen[n] {
+			return true
+		}
+	}
+	return false
 }
 
 // parseArgs splits args (argv without argv[0]) as the program would:
@@ -42,6 +61,7 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 			if !ok {
 				return p, sp.unknownFlag(a, name, "")
 			}
+			p.saw(name)
 			switch {
 			case t == TypeBool:
 				if eq {
@@ -66,6 +86,7 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 			}
 			if t, ok := sp.flags[a]; ok && len(a) > 2 {
 				// A single-dash word flag (xxd -cols, -ps).
+				p.saw(a)
 				if t == TypeBool || t == TypeOpt {
 					continue
 				}
@@ -87,6 +108,7 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 				if !ok {
 					return p, sp.unknownFlag(a, name, a)
 				}
+				p.saw(name)
 				if t == TypeBool {
 					continue
 				}

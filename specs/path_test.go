@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -173,5 +174,57 @@ func TestNewResolverSymlinkedRoot(t *testing.T) {
 	}
 	if _, err := NewResolver(filepath.Join(base, "missing")); err == nil {
 		t.Error("NewResolver of a missing root succeeded")
+	}
+}
+
+// TestWalkTree checks what makes an existing destination tree unsafe to
+// copy into, and the bound on its size.
+func TestWalkTree(t *testing.T) {
+	t.Parallel()
+	r, _ := newFixture(t)
+	root := r.Root()
+	for _, f := range []string{"big/1", "big/2", "big/3", "clean/a/b", "nested/sub/.GIT/x", "linked/sub/f"} {
+		mustMkdir(t, filepath.Join(root, filepath.Dir(f)))
+		if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustMkdir(t, filepath.Join(root, "clada/x/.clada"))
+	if err := os.Link(filepath.Join(root, "linked/sub/f"), filepath.Join(root, "linked/g")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, dir string
+		limit     int
+		want      Rule // "" allowed
+		reason    string
+	}{
+		{"clean tree", "clean", 10, "", ""},
+		{"empty dir", "emptydir", 10, "", ""},
+		{"symlink below", "tree", 10, RuleProtectedPath, "tree/dir/link"},
+		{"nested .GIT below", "nested", 10, RuleProtectedPath, "nested/sub/.GIT"},
+		{".clada below", "clada", 10, RuleProtectedPath, "clada/x/.clada"},
+		{"hard-linked file below", "linked", 10, RuleProtectedPath, "hard links"},
+		{"at the bound", "big", 4, "", ""},
+		{"over the bound", "big", 3, RuleProtectedPath, "too large"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			err := r.walkTree(tt.dir, filepath.Join(root, tt.dir), tt.limit)
+			var got Rule
+			var de *DeniedError
+			if errors.As(err, &de) {
+				got = de.Rule
+				if de.Arg != tt.dir || de.Advice == "" || !strings.Contains(de.Reason, tt.reason) {
+					t.Errorf("DeniedError %+v, want Arg %q and a reason naming %q", de, tt.dir, tt.reason)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("walkTree(%q) (-want +got):\n%s", tt.dir, diff)
+			}
+		})
 	}
 }

@@ -116,6 +116,8 @@ type fileSpec struct {
 	NumberOption     tomlBool    `toml:"number_option"`
 	ShortValues      ShortValues `toml:"short_values"`
 	Harden           tomlStrings `toml:"harden"`
+	WalkTarget       tomlStrings `toml:"walk_target"`
+	TargetSelf       tomlStrings `toml:"target_self"`
 	Allow            tomlStrings `toml:"allow"`
 	Deny             tomlStrings `toml:"deny"`
 }
@@ -257,6 +259,8 @@ type spec struct {
 	numberOption     bool
 	shortValues      ShortValues
 	harden           []string
+	walkTarget       []string // flags that make the copy recursive (cp -r)
+	targetSelf       []string // flags that make the last path the destination itself (-T)
 	allow, deny      []string
 }
 
@@ -565,6 +569,18 @@ func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
 		}
 		sp.positionals = int(*in.Positionals)
 	}
+	for _, f := range in.WalkTarget {
+		if _, ok := sp.flags[f]; !ok {
+			return nil, bad("walk_target", "%s is not in flags", f)
+		}
+		sp.walkTarget = append(sp.walkTarget, f)
+	}
+	for _, f := range in.TargetSelf {
+		if _, ok := sp.flags[f]; !ok {
+			return nil, bad("target_self", "%s is not in flags", f)
+		}
+		sp.targetSelf = append(sp.targetSelf, f)
+	}
 	for _, f := range in.PatternFlags {
 		if _, ok := sp.flags[f]; !ok {
 			return nil, bad("pattern_flags", "%s is not in flags", f)
@@ -762,6 +778,12 @@ func (sp *spec) print(b *strings.Builder) {
 		for _, k := range sortedKeys(sp.forbid) {
 			fmt.Fprintf(b, "    %s: %s\n", k, sp.forbid[k])
 		}
+	}
+	if len(sp.walkTarget) > 0 {
+		fmt.Fprintf(b, "  recursive with %s: an existing destination tree must hold no symlinks or hard links\n", strings.Join(sp.walkTarget, " "))
+	}
+	if len(sp.targetSelf) > 0 {
+		fmt.Fprintf(b, "  with %s the last path is the destination itself\n", strings.Join(sp.targetSelf, " "))
 	}
 	if len(sp.harden) > 0 {
 		fmt.Fprintf(b, "  always runs with: %s\n", strings.Join(sp.harden, " "))

@@ -119,6 +119,10 @@ var checkCases = []checkCase{
 	deny("xxd -rp a.txt", RuleUnknownFlag), deny("xxd -revert a.txt", RuleUnknownFlag), deny("xxd -ar a.txt", RuleUnknownFlag),
 	deny("xxd a.txt out.txt", RuleTooManyPaths), deny("xxd /etc/passwd", RulePathOutsideRoot), deny("xxd -l x a.txt", RuleFlagValue),
 	deny("xxd -R", RuleFlagValue), deny("xxd -s -r a.txt", RuleFlagValue),
+	denyArg("xxd -al 5 .git/config", RuleUnknownFlag, "-al"), deny("xxd -pl 5 a.txt", RuleUnknownFlag), deny("xxd -il 5 a.txt", RuleUnknownFlag),
+	deny("xxd -ac 5 a.txt", RuleUnknownFlag), deny("xxd -autoskipx a.txt", RuleUnknownFlag), denyArg("xxd -rfoo a.txt", RuleUnknownFlag, "-rfoo"),
+	denyArg("xxd a.txt -p", RuleTooManyPaths, "-p"), deny("xxd -l 5 a.txt -ps", RuleTooManyPaths), deny("xxd -lx a.txt", RuleFlagValue),
+	allow("xxd -a -l 5 a.txt"), allow("xxd -c8 -g1 a.txt"), allow("xxd -- a.txt"), allow("xxd -ps -c 16 a.txt"), allow("xxd -i a.txt"),
 	// mkdir, touch
 	allow("mkdir newdir"), allow("mkdir -p a/b/c"), allow("mkdir -m 755 x"), allow("mkdir dir/sub/new"), allow("mkdir inlink/new"),
 	deny("mkdir /tmp/x", RulePathOutsideRoot), deny("mkdir .git/x", RuleProtectedPath), deny("mkdir -p .clada/x", RuleProtectedPath),

@@ -21,14 +21,18 @@
 //   - Short flags combine (-la); a short flag taking a value takes the rest
 //     of its word (-n5, -an5) or the next word (-n 5), even one starting
 //     with "-" (head -n -5), as getopt does. With short_values = "separate"
-//     (tree), such a flag must end its word and takes the next word.
+//     (tree), such a flag must end its word and takes the next word. With
+//     clusters = false (xxd, which reads -al as -a and ignores the rest)
+//     short flags never combine: a word is exactly one listed flag, or a
+//     value flag with its value attached (-l64); -al is an unknown flag.
 //   - Long flags take --name=value or --name value. They must be written in
 //     full: GNU getopt accepts unambiguous prefixes (--out for --output),
 //     but clada treats every word that is not an exact long name as an
 //     unknown flag, so no abbreviation of a forbidden option can pass.
 //     A bool flag given a value (--quiet=1) is denied.
 //   - Optional values ("opt": --color[=WHEN], -I[FMT]) are only attached.
-//   - Flags may follow operands (GNU permutation); "--" ends the flags;
+//   - Flags may follow operands (GNU permutation), unless permute = false
+//     (xxd, which takes xxd a.txt -p as an output file -p); "--" ends the flags;
 //     a lone "-" is an operand; -NUM is an option only with number_option.
 //   - int values are [+-]digits or 0xHEX with at most three unit letters
 //     (-5, +3, 10K, 0x10): such a value never names a file.

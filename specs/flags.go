@@ -53,6 +53,9 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 		switch {
 		case done || a == "-" || len(a) < 2 || a[0] != '-':
 			p.operands = append(p.operands, a)
+			// Without permutation (xxd) the first operand ends the flags:
+			// xxd a.txt -p writes a file named -p.
+			done = done || !sp.permute
 		case a == "--":
 			done = true
 		case strings.HasPrefix(a, "--"):
@@ -80,6 +83,12 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 			if err := sp.flagValue(&p, a, name, t, val); err != nil {
 				return p, err
 			}
+		case !sp.clusters:
+			n, err := sp.parseWord(&p, args, i)
+			if err != nil {
+				return p, err
+			}
+			i = n
 		default:
 			if sp.numberOption && allDigits(a[1:]) {
 				continue
@@ -136,6 +145,45 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 		}
 	}
 	return p, nil
+}
+
+// parseWord parses args[i], a single-dash word, for a spec whose short flags
+// never combine (clusters = false), and returns the index of the last word
+// used. xxd identifies an option by its first two letters and ignores the
+// rest of a boolean's word: -al is -a, so xxd -al 5 .git/config reads 5
+// and writes .git/config. So a word must be exactly a listed flag, or a
+// listed value flag with its value attached (-l64); -al, -pl, -ac are
+// unknown.
+func (sp *spec) parseWord(p *parsed, args []string, i int) (int, *DeniedError) {
+	a := args[i]
+	if t, ok := sp.flags[a]; ok {
+		p.saw(a)
+		if t == TypeBool || t == TypeOpt {
+			return i, nil
+		}
+		if i+1 >= len(args) {
+			return i, sp.flagValueErr(a, a, "needs a value")
+		}
+		return i + 1, sp.flagValue(p, a, a, t, args[i+1])
+	}
+	if f, ok := sp.forbid[a]; ok {
+		return i, sp.forbidden(a, a, f)
+	}
+	name := a[:2]
+	if f, ok := sp.forbid[name]; ok {
+		return i, sp.forbidden(a, name, f+" ("+sp.name+" reads "+a+" as "+name+")")
+	}
+	if t, ok := sp.flags[name]; ok && t != TypeBool && t != TypeOpt {
+		p.saw(name)
+		return i, sp.flagValue(p, a, name, t, a[2:])
+	}
+	return i, &DeniedError{
+		Rule: RuleUnknownFlag,
+		Arg:  a,
+		Reason: sp.name + " " + a + " is not a flag in clada's spec for " + sp.name + "; " + sp.name +
+			" reads a word by its first two letters and ignores the rest, so flags cannot be combined",
+		Advice: "write each flag as its own word (-a -l 5, not -al 5); " + sp.flagAdvice(),
+	}
 }
 
 // parseFind parses find's command line: leading options from flags, then

@@ -117,6 +117,8 @@ type fileSpec struct {
 	ShortValues      ShortValues `toml:"short_values"`
 	Harden           tomlStrings `toml:"harden"`
 	WalkTarget       tomlStrings `toml:"walk_target"`
+	Clusters         *tomlBool   `toml:"clusters"`
+	Permute          *tomlBool   `toml:"permute"`
 	TargetSelf       tomlStrings `toml:"target_self"`
 	Allow            tomlStrings `toml:"allow"`
 	Deny             tomlStrings `toml:"deny"`
@@ -260,6 +262,8 @@ type spec struct {
 	shortValues      ShortValues
 	harden           []string
 	walkTarget       []string // flags that make the copy recursive (cp -r)
+	clusters         bool     // short flags combine (-la); false: every word is one flag (xxd)
+	permute          bool     // flags may follow operands; false: the first operand ends the flags (xxd)
 	targetSelf       []string // flags that make the last path the destination itself (-T)
 	allow, deny      []string
 }
@@ -535,6 +539,7 @@ func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
 		patternFlags: map[string]bool{}, maxPaths: -1, exactPaths: -1,
 		writes: in.Writes, targetDir: bool(in.TargetDir), numberOption: bool(in.NumberOption),
 		shortValues: in.ShortValues, harden: in.Harden, allow: in.Allow, deny: in.Deny,
+		clusters: in.Clusters == nil || bool(*in.Clusters), permute: in.Permute == nil || bool(*in.Permute),
 	}
 	if sp.writes == "" {
 		sp.writes = WritesNone
@@ -733,6 +738,12 @@ func (sp *spec) print(b *strings.Builder) {
 	}
 	if sp.shortValues == ShortSeparate {
 		b.WriteString("  short flags with a value must end their word; the value is the next word\n")
+	}
+	if !sp.clusters {
+		b.WriteString("  short flags never combine: each word is one flag, or a value flag with its value attached (-l64)\n")
+	}
+	if !sp.permute {
+		b.WriteString("  flags must come before the operands\n")
 	}
 	if sp.tests != nil {
 		b.WriteString("  tests:")

@@ -243,3 +243,38 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestHarden checks that a spec's harden arguments come right after the
+// program: diff must never follow symlinks below the directories given
+// (diff -r dir dir2 with dir/x -> /etc/passwd would print it).
+func TestHarden(t *testing.T) {
+	t.Parallel()
+	s := testSet(t)
+	r, _ := newFixture(t)
+	tests := []struct {
+		in   string
+		want []string // Exec without the program
+	}{
+		{"diff -ru dir dir2", []string{"--no-dereference", "-ru", "dir", "dir2"}},
+		{"diff a.txt b.txt", []string{"--no-dereference", "a.txt", "b.txt"}},
+		{"diff -- a.txt b.txt", []string{"--no-dereference", "--", "a.txt", "b.txt"}},
+		{"rg foo", []string{"--no-config", "foo"}},
+		{"cat a.txt", []string{"a.txt"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
+			argv, err := splitExample(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := s.Check(argv, r.Root(), r)
+			if v.Outcome != Allow {
+				t.Fatalf("Check(%q) = %s: %s", tt.in, v.Outcome, v.Reason)
+			}
+			if diff := cmp.Diff(tt.want, v.Exec[1:]); diff != "" {
+				t.Errorf("Exec (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -70,7 +70,8 @@ var checkCases = []checkCase{
 	deny("grep --dereference-recursive foo", RuleUnknownFlag), deny("grep -A x foo a.txt", RuleFlagValue), deny("grep foo a.txt ~", RulePathOutsideRoot),
 	// rg
 	allow("rg foo"), allow("rg foo dir"), allow("rg -n foo a.txt"), allow("rg -e foo -e bar ."), allow("rg -tgo foo"),
-	allow("rg --files"), allow("rg -uu foo"), allow("rg /etc/passwd"), allow("rg -C2 foo a.txt"), allow("rg -i -g *.go foo"),
+	denyArg("rg --files /etc", RuleUnknownFlag, "--files"), deny("rg --files", RuleUnknownFlag), deny("rg foo --files", RuleUnknownFlag),
+	allow("rg -uu foo"), allow("rg /etc/passwd"), allow("rg -C2 foo a.txt"), allow("rg -i -g *.go foo"),
 	deny("rg --pre cat foo", RuleUnknownFlag), deny("rg --pre=cat foo", RuleUnknownFlag), deny("rg --pr cat foo", RuleUnknownFlag),
 	deny("rg -z foo", RuleUnknownFlag), deny("rg -iz foo", RuleUnknownFlag), deny("rg --search-zip foo", RuleUnknownFlag),
 	deny("rg -L foo", RuleUnknownFlag), deny("rg --follow foo", RuleUnknownFlag), deny("rg foo /etc", RulePathOutsideRoot),

@@ -210,6 +210,9 @@ var checkCases = []checkCase{
 	{in: "env ls", want: Ask, rule: RuleWrapper}, {in: "xargs rm", want: Ask, rule: RuleWrapper},
 	{in: "sh -c ls", want: Ask, rule: RuleWrapper}, {in: "bash script.sh", want: Ask, rule: RuleWrapper},
 	{in: "python3 -c print(1)", want: Ask, rule: RuleWrapper}, {in: "timeout 5 ls", want: Ask, rule: RuleWrapper},
+	{in: "taskset 1 ls", want: Ask, rule: RuleWrapper}, {in: "chrt -f 10 ls", want: Ask, rule: RuleWrapper},
+	{in: "setpriv --nnp ls", want: Ask, rule: RuleWrapper}, {in: "script -c ls log", want: Ask, rule: RuleWrapper},
+	{in: "flock f -c ls", want: Ask, rule: RuleWrapper},
 	{in: "./ls", want: NoSpec}, {in: "/bin/cat a.txt", want: NoSpec}, {in: "npm test", want: NoSpec}, {in: "CAT a.txt", want: NoSpec},
 	{in: "python3 script.py", want: NoSpec},
 }

@@ -2,6 +2,7 @@ package specs
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -28,6 +29,10 @@ var hardNames = map[string]string{
 	"reboot":   "reboot restarts the machine",
 	"halt":     "halt stops the machine",
 	"poweroff": "poweroff stops the machine",
+	"sudoedit": "sudoedit edits files as another user",
+	"mke2fs":   "mke2fs formats file systems",
+	"mkswap":   "mkswap formats swap areas",
+	"wipefs":   "wipefs erases file system signatures",
 }
 
 func isHardBlockedName(name string) bool {
@@ -49,10 +54,13 @@ func hardName(name string) (string, bool) {
 // options that take a separate value, and the long ones (without "=")
 // that do.
 type wrapperOpts struct {
-	short     string   // letters whose option takes a value (-n 5)
-	long      []string // long options taking a value
-	envAssign bool     // env: skip NAME=value words
-	operands  int      // operands before the command (timeout DURATION)
+	short      string   // letters whose option takes a value (-n 5)
+	long       []string // long options taking a value
+	envAssign  bool     // env: skip NAME=value words
+	operands   int      // operands before the command (timeout DURATION)
+	script     string   // short options whose value is a shell command string (flock -c)
+	scriptLong []string // long options whose value is one (--command)
+	noCommand  bool     // operands are never a command (script's log file)
 }
 
 // wrappers run the rest of their argv as a command. Keep in sync with
@@ -73,7 +81,11 @@ var wrappers = map[string]wrapperOpts{
 	"setsid":     {},
 	"unshare":    {},
 	"nsenter":    {short: "tSGn"},
-	"flock":      {short: "wEc", long: []string{"--timeout", "--conflict-exit-code", "--command"}, operands: 1},
+	"flock":      {short: "wE", long: []string{"--timeout", "--conflict-exit-code"}, operands: 1, script: "c", scriptLong: []string{"--command"}},
+	"script":     {short: "IOBTmEo", long: []string{"--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--echo", "--output-limit"}, script: "c", scriptLong: []string{"--command"}, noCommand: true},
+	"taskset":    {operands: 1},
+	"chrt":       {short: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}, operands: 1},
+	"setpriv":    {long: []string{"--ambient-caps", "--inh-caps", "--bounding-set", "--ruid", "--euid", "--rgid", "--egid", "--reuid", "--regid", "--groups", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule", "--seccomp-filter"}},
 	"watch":      {short: "ndq", long: []string{"--interval", "--differences"}},
 	"strace":     {short: "eoopsSuIbEX"},
 	"ltrace":     {short: "eoopsSuIbEXn"},
@@ -162,8 +174,18 @@ func isPythonVersion(n string) bool {
 	return true
 }
 
-// inner returns the command a wrapper runs, or nil.
-func inner(name string, w wrapperOpts, args []string) []string {
+// inner returns the command a wrapper runs, or nil; or, when the wrapper
+// is given a shell command string (flock FILE -c 'cmd', script -c 'cmd'),
+// that string as script.
+func inner(name string, w wrapperOpts, args []string) (cmd []string, script string) {
+	cmd, script = innerArgs(name, w, args)
+	if w.noCommand && script == "" {
+		return nil, ""
+	}
+	return cmd, script
+}
+
+func innerArgs(name string, w wrapperOpts, args []string) (cmd []string, script string) {
 	ops := w.operands
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -174,21 +196,30 @@ func inner(name string, w wrapperOpts, args []string) []string {
 				i++
 			}
 			if i < len(args) {
-				return args[i:]
+				return args[i:], ""
 			}
-			return nil
+			return nil, ""
 		case strings.HasPrefix(a, "--"):
-			n, _, eq := strings.Cut(a, "=")
+			n, v, eq := strings.Cut(a, "=")
+			if slices.Contains(w.scriptLong, n) {
+				if eq {
+					return nil, v
+				}
+				if i+1 < len(args) {
+					return nil, args[i+1]
+				}
+				return nil, ""
+			}
 			if eq {
 				if name == "env" && n == "--split-string" {
-					return splitScript(a[len(n)+1:], args[i+1:])
+					return splitScript(a[len(n)+1:], args[i+1:]), ""
 				}
 				continue
 			}
 			for _, l := range w.long {
 				if n == l {
 					if name == "env" && n == "--split-string" && i+1 < len(args) {
-						return splitScript(args[i+1], args[i+2:])
+						return splitScript(args[i+1], args[i+2:]), ""
 					}
 					i++
 					break
@@ -198,19 +229,23 @@ func inner(name string, w wrapperOpts, args []string) []string {
 			continue // nice -5: the old form of -n 5
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			for j := 1; j < len(a); j++ {
-				if !strings.ContainsRune(w.short, rune(a[j])) {
+				isScript := strings.ContainsRune(w.script, rune(a[j]))
+				if !isScript && !strings.ContainsRune(w.short, rune(a[j])) {
 					continue
 				}
 				val, next := a[j+1:], false
 				if val == "" && i+1 < len(args) {
 					val, next = args[i+1], true
 				}
+				if isScript {
+					return nil, val
+				}
 				if name == "env" && a[j] == 'S' {
 					rest := args[i+1:]
 					if next {
 						rest = args[i+2:]
 					}
-					return splitScript(val, rest)
+					return splitScript(val, rest), ""
 				}
 				if next {
 					i++
@@ -222,10 +257,10 @@ func inner(name string, w wrapperOpts, args []string) []string {
 		case ops > 0:
 			ops--
 		default:
-			return args[i:]
+			return args[i:], ""
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 // splitScript splits a script string (sh -c, env -S) into words at blanks,
@@ -263,13 +298,14 @@ var shellKeywords = map[string]bool{
 }
 
 // HardBlock applies the built-in hard blocks of DESIGN.md §3 step 1 to
-// argv, run in dir (absolute): sudo, su, doas, mkfs, mkfs.*, dd,
-// shutdown, reboot, halt, poweroff; rm of "/", "~…", the root or a
+// argv, run in dir (absolute): sudo, sudoedit, su, doas, mkfs, mkfs.*,
+// mke2fs, mkswap, wipefs, dd, shutdown, reboot, halt, poweroff; rm of "/", "~…", the root or a
 // directory containing it (any flags); chmod/chown/chgrp -R of the same.
 // Names are matched by base name without regard to case (/usr/bin/sudo
 // and SUDO are sudo). It sees through wrappers (env [-i] [VAR=x] cmd,
-// timeout 5 cmd, nice -n 5 cmd, nohup, command, exec, xargs, busybox, …)
-// and through the script of sh -c and the like, split roughly into
+// timeout 5 cmd, nice -n 5 cmd, nohup, command, exec, xargs, busybox,
+// taskset MASK cmd, chrt PRIO cmd, setpriv cmd, flock FILE cmd, …) and
+// through the script of sh -c, flock FILE -c, script -c and the like, split roughly into
 // commands at blanks and shell operators. r may be nil: then only "/" and
 // "~" are recognised for rm and chmod. It returns nil when nothing is
 // blocked.
@@ -331,7 +367,16 @@ func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
 			if name == "busybox" && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 				return hardBlock(args, dir, r, depth+1)
 			}
-			return hardBlock(inner(name, w, args), dir, r, depth+1)
+			cmd, script := inner(name, w, args)
+			if script != "" {
+				for _, c := range scriptCommands(script) {
+					if e := hardBlock(c, dir, r, depth+1); e != nil {
+						return e
+					}
+				}
+				return nil
+			}
+			return hardBlock(cmd, dir, r, depth+1)
 		}
 	}
 	return nil

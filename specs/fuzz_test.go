@@ -79,8 +79,10 @@ var pathOperands = map[string]bool{
 
 // escapes reports whether p, taken relative to root, lands outside it,
 // using only filepath.EvalSymlinks on the longest existing prefix.
-func escapes(root, p string) bool {
-	if strings.HasPrefix(p, "~") {
+func escapes(root, p string) bool { return escapesDepth(root, p, 0) }
+
+func escapesDepth(root, p string, depth int) bool {
+	if strings.HasPrefix(p, "~") || depth > 40 {
 		return true
 	}
 	abs := p
@@ -105,9 +107,16 @@ func escapes(root, p string) bool {
 		}
 		real, err := filepath.EvalSymlinks(next)
 		if err != nil {
-			// A dangling link: where it points is unknown to this
-			// checker, so treat it as escaping.
-			return true
+			// A dangling link: follow its target by hand, as the
+			// kernel would when the command creates the file.
+			t, rerr := os.Readlink(next)
+			if rerr != nil {
+				return true
+			}
+			if !filepath.IsAbs(t) {
+				t = cur + "/" + t
+			}
+			return escapesDepth(root, strings.Join(append([]string{t}, parts[i+1:]...), "/"), depth+1)
 		}
 		cur = real
 	}

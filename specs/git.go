@@ -40,16 +40,22 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 // Command returns what runs for argv once program (argv[0] resolved to an
 // absolute path) is decided to run, by a spec, the user's allowed patterns
 // or the person. git is hardened whatever allowed it, so repository
-// configuration never starts a program, and it may only find a repository
-// at or below root: GIT_CEILING_DIRECTORIES stops its search at root's
-// parent, so a repository above the project (a monorepo, a dotfiles
-// repository in the home directory) is never read. Every other program
-// gets its arguments as written.
+// configuration never starts a program, and it is pinned to the project's
+// own repository: GIT_DIR=root/.git and GIT_WORK_TREE=root. A repository
+// the model could have built in a subdirectory (a copied .git, a gitfile,
+// a bare layout with core.worktree or filter drivers in its config) is
+// never used, and neither is one above the project (a monorepo, a dotfiles
+// repository in the home directory); GIT_CEILING_DIRECTORIES at root's
+// parent backs that up. .git under the root is protected, so its config
+// is the person's. Every other program gets its arguments as written.
 func Command(program string, argv []string, root string) (exec, env []string) {
 	if argv[0] == "git" {
 		hardened := gitrules.Harden(argv[1:])
 		exec = make([]string, 0, 1+len(hardened))
-		env = append(gitrules.Env(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(root))
+		env = append(gitrules.Env(),
+			"GIT_DIR="+filepath.Join(root, ".git"),
+			"GIT_WORK_TREE="+root,
+			"GIT_CEILING_DIRECTORIES="+filepath.Dir(root))
 		return append(append(exec, program), hardened...), env
 	}
 	return append([]string{program}, argv[1:]...), nil

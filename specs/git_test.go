@@ -54,7 +54,8 @@ func TestCheckGit(t *testing.T) {
 			if diff := cmp.Diff(want, got.Exec); diff != "" || !filepath.IsAbs(got.Exec[0]) {
 				t.Errorf("Exec (-want +got):\n%s", diff)
 			}
-			wantEnv := append(gitrules.Env(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(root))
+			wantEnv := append(gitrules.Env(), "GIT_DIR="+filepath.Join(root, ".git"), "GIT_WORK_TREE="+root,
+				"GIT_CEILING_DIRECTORIES="+filepath.Dir(root))
 			if diff := cmp.Diff(wantEnv, got.Env); diff != "" {
 				t.Errorf("Env (-want +got):\n%s", diff)
 			}
@@ -121,5 +122,73 @@ func TestGitNeverReadsAboveRoot(t *testing.T) {
 	out, err := run(proj, env, ex[1:]...)
 	if err == nil || strings.Contains(out, "top secret") {
 		t.Errorf("git run as clada runs it read above the root: %q, %v", out, err)
+	}
+}
+
+// TestGitPinnedToRootRepository: a repository the model built in a
+// subdirectory, whose config names a filter program for every file, is
+// never used when git runs as clada runs it, so the program never runs.
+func TestGitPinnedToRootRepository(t *testing.T) {
+	t.Parallel()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("git is required: ", err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(t.TempDir(), "filter-ran")
+	run := func(dir string, env []string, args ...string) (string, error) {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = dir
+		cmd.Env = append(append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_AUTHOR_NAME=t",
+			"GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"), env...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	must := func(dir string, args ...string) {
+		t.Helper()
+		if out, err := run(dir, nil, args...); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	must(root, "init", "-q")
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must(root, "add", "a.txt")
+	must(root, "commit", "-qm", "x")
+	sub := filepath.Join(root, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	must(sub, "init", "-q")
+	must(sub, "config", "filter.x.clean", "touch "+marker+"; cat")
+	for name, text := range map[string]string{".gitattributes": "* filter=x\n", "f.txt": "f\n"} {
+		if err := os.WriteFile(filepath.Join(sub, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(sub, "add", "f.txt")
+	must(sub, "commit", "-qm", "x")
+	if err := os.WriteFile(filepath.Join(sub, "f.txt"), []byte("g\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Without pinning, git status in sub runs the nested repository's filter.
+	os.Remove(marker)
+	if out, err := run(sub, []string{"GIT_CEILING_DIRECTORIES=" + filepath.Dir(root)}, "status"); err != nil {
+		t.Fatalf("setup: git status in sub: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("setup: the nested repository's filter did not run without pinning; the test proves nothing")
+	}
+	os.Remove(marker)
+	ex, env := Command(git, []string{"git", "status"}, root)
+	if out, err := run(sub, env, ex[1:]...); err != nil {
+		t.Fatalf("git status as clada runs it: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("git as clada runs it used the repository in sub/ and ran its filter")
 	}
 }

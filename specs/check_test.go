@@ -162,6 +162,10 @@ var checkCases = []checkCase{
 	allow("cp -r inlink tree"), deny("cp -T dir tree/dir", RuleProtectedPath),
 	allow("cp -r dir dir2"), allow("cp -r dir newdir"), allow("cp -rT dir dir2"), allow("cp -r tree x"), allow("cp dir/a.txt tree"),
 	allow("cp -r dir/a.txt tree"), allow("cp -r dir tree/dir/ok.txt.d"),
+	// backup suffixes name files clada does not check (cp -b -S it x sub/.g makes sub/.git)
+	denyArg("cp -b -S it a.txt dir/.g", RuleUnknownFlag, "-S"), deny("cp --suffix=it a.txt b.txt", RuleUnknownFlag),
+	deny("cp --suffix it a.txt b.txt", RuleUnknownFlag), denyArg("cp -bSit a.txt b.txt", RuleUnknownFlag, "-bSit"),
+	allow("cp -b a.txt b.txt"), allow("cp --backup=numbered a.txt b.txt"),
 	// mv
 	allow("mv a.txt b.txt"), allow("mv a.txt dir"), allow("mv -t dir a.txt"), allow("mv -n a.txt dir/"), allow("mv a.txt b.txt dir"),
 	deny("mv a.txt /tmp/x", RulePathOutsideRoot), deny("mv .git/config x", RuleProtectedPath), deny("mv x .git/hooks/pre-commit", RuleProtectedPath),
@@ -169,6 +173,9 @@ var checkCases = []checkCase{
 	deny("mv a.txt ../x", RulePathOutsideRoot), deny("mv escape/x a.txt", RulePathOutsideRoot), deny("mv .git x", RuleProtectedPath),
 	deny("mv -T dir tree/dir", RuleProtectedPath), deny("mv --no-target-directory dir2 tree", RuleProtectedPath), allow("mv -T dir2 emptydir"),
 	allow("mv dir tree"),
+	denyArg("mv -T -b -S lada b.txt .c", RuleUnknownFlag, "-S"), deny("mv --suffix=lada a.txt b.txt", RuleUnknownFlag),
+	deny("mv -bS lada a.txt b.txt", RuleUnknownFlag), deny("mv --backup --suffix lada a.txt b.txt", RuleUnknownFlag),
+	allow("mv -b a.txt b.txt"), allow("mv --backup=simple a.txt b.txt"),
 	// rm
 	allow("rm a.txt"), allow("rm a.txt b.txt"), allow("rm -v a.txt"), allow("rm -d emptydir"), allow("rm -- -x"), allow("rm -iv a.txt"),
 	allow("rm --dir emptydir"), allow("rm dir/a.txt"),

@@ -51,7 +51,10 @@
 // following symlinks (dangling ones too) before a following ".." is
 // applied, then compared with the resolved root by whole components
 // (/p/proj2 is not inside /p/proj). A leading "~" is denied, never
-// expanded. Written paths (rm, touch, mkdir, mv's sources and destination,
+// expanded. Only a missing name (or one below a file) is taken as written;
+// any other lookup error (ENAMETOOLONG, EACCES, …) denies the path, and so
+// does a path, or its resolution, longer than 4095 bytes: the program, run
+// deep inside a long directory chain, would follow links clada cannot see. Written paths (rm, touch, mkdir, mv's sources and destination,
 // cp's destination, outpath flag values) may not be, or be inside, a
 // directory named .git or .clada anywhere under the root, compared without
 // regard to case: on case-insensitive file systems .GIT is .git, and on

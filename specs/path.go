@@ -8,7 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 )
+
+// maxPath is the longest path clada resolves, in bytes: Linux's PATH_MAX
+// less the NUL. A longer name cannot be looked up whole (lstat fails with
+// ENAMETOOLONG), while the program, run in a deep directory with a short
+// relative path, still follows the symlinks in it.
+const maxPath = 4095
 
 // maxLinks bounds symlink expansion in one resolution, as the kernel does
 // (Linux allows 40); beyond it the path is refused rather than looped on.
@@ -200,6 +207,9 @@ func (r *Resolver) resolve(base, p string) (string, error) {
 	if strings.IndexByte(p, 0) >= 0 {
 		return "", &DeniedError{Rule: RuleSpec, Arg: p, Reason: "a path may not contain NUL", Advice: "write the path out"}
 	}
+	if len(p) > maxPath {
+		return "", tooLong(p, fmt.Sprintf("%s… is %d bytes long, more than the %d clada checks", p[:40], len(p), maxPath))
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	links := 0
@@ -217,12 +227,57 @@ func (r *Resolver) resolve(base, p string) (string, error) {
 			if err != nil {
 				return "", err
 			}
+			if len(b) > maxPath {
+				return "", tooLong(base, fmt.Sprintf("the working directory resolves to a path of %d bytes, more than the %d clada checks", len(b), maxPath))
+			}
 			r.bases[base] = b
 			links = 0
 		}
 		start = b
 	}
-	return r.walk(start, p, &links)
+	res, err := r.walk(start, p, &links)
+	if err != nil {
+		return "", err
+	}
+	if len(res) > maxPath {
+		return "", tooLong(p, fmt.Sprintf("%s resolves to a path of %d bytes, more than the %d clada checks", shortName(p), len(res), maxPath))
+	}
+	return res, nil
+}
+
+// tooLong denies arg, a path clada cannot check whole.
+func tooLong(arg, reason string) *DeniedError {
+	return &DeniedError{Rule: RulePathOutsideRoot, Arg: arg, Reason: reason, Advice: "use a shorter path inside the project"}
+}
+
+// shortName abbreviates p for a reason.
+func shortName(p string) string {
+	if len(p) > 80 {
+		return p[:80] + "…"
+	}
+	return p
+}
+
+// missing reports whether err from lstat means the name does not exist:
+// a missing file, or a parent that is not a directory. Any other error
+// (ENAMETOOLONG, EACCES, EIO, …) hides what the name is, so it is no
+// reason to take the name as written.
+func missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// lookupError denies p, whose component next could not be looked up.
+func lookupError(p, next string, err error) *DeniedError {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &DeniedError{
+		Rule:   RulePathOutsideRoot,
+		Arg:    p,
+		Reason: fmt.Sprintf("clada could not check %s (looking up %s: %v), so it cannot tell where it leads", shortName(p), shortName(filepath.Base(next)), err),
+		Advice: "use a shorter path inside the project",
+	}
 }
 
 // walk applies the components of p to cur, a symlink-free absolute path.
@@ -251,17 +306,18 @@ func (r *Resolver) walk(cur, p string, links *int) (string, error) {
 		if !ok {
 			fi, err := os.Lstat(next)
 			switch {
-			case err != nil:
-				// Missing (or unreadable): nothing to follow; the
-				// name is taken as written. Cached like the rest:
-				// a command that runs may create it, and the
-				// gateway calls Reset after every command it runs.
+			case err != nil && missing(err):
+				// Missing: nothing to follow; the name is taken as
+				// written. Cached like the rest: a command that
+				// runs may create it, and the gateway calls Reset
+				// after every command it runs.
 				r.nodes[next] = n
+			case err != nil:
+				return "", lookupError(p, next, err)
 			case fi.Mode()&fs.ModeSymlink != 0:
 				t, err := os.Readlink(next)
 				if err != nil {
-					cur = next
-					continue
+					return "", lookupError(p, next, err)
 				}
 				n = node{link: true, target: t}
 				r.nodes[next] = n

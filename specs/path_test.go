@@ -42,6 +42,7 @@ func TestResolve(t *testing.T) {
 		{name: "nested link up", p: "dir/up/proj2", rule: RulePathOutsideRoot},
 		{name: "missing then dotdot", p: "nothere/../a.txt", want: "a.txt"},
 		{name: "missing deep", p: "x/y/z", want: "x/y/z"},
+		{name: "below a file is missing (ENOTDIR)", p: "a.txt/x/y", want: "a.txt/x/y"},
 		{name: "trailing slash", p: "dir/", want: "dir"},
 		{name: "double slashes", p: "dir//a.txt", want: "dir/a.txt"},
 		{name: "link into .git", p: "gitlink/config", want: ".git/config"},
@@ -226,5 +227,71 @@ func TestWalkTree(t *testing.T) {
 				t.Errorf("walkTree(%q) (-want +got):\n%s", tt.dir, diff)
 			}
 		})
+	}
+}
+
+// TestResolveLongPath builds a directory chain longer than PATH_MAX with a
+// symlink to /etc at its bottom. lstat of such a path fails with
+// ENAMETOOLONG, so the link cannot be seen by its full name; the program,
+// run inside the deep directory with a short relative path, follows it
+// anyway. Such paths are denied rather than taken as missing names.
+func TestResolveLongPath(t *testing.T) {
+	t.Parallel()
+	r, _ := newFixture(t)
+	root := r.Root()
+	// os.Root works relative to directory handles, so each step is short.
+	cur, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.Repeat("d", 250)
+	rel := ""
+	for i := 0; i < 17; i++ {
+		if err := cur.Mkdir(name, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		next, err := cur.OpenRoot(name)
+		cur.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur = next
+		rel = filepath.Join(rel, name)
+	}
+	err = cur.Symlink("/etc", "l")
+	cur.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := filepath.Join(root, rel)
+	if len(deep) <= 4096 {
+		t.Fatalf("deep directory is only %d bytes long", len(deep))
+	}
+	s := testSet(t)
+	tests := []struct {
+		name, dir, in string
+	}{
+		{"link below a long working directory", rel, "cat l/passwd"},
+		{"written below a long working directory", rel, "touch l/x"},
+		{"long relative path from the root", "", "cat " + rel + "/l/passwd"},
+		{"long path that is missing", "", "cat " + strings.Repeat("x/", 2100) + "y"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			argv := strings.Fields(tt.in)
+			v := s.Check(argv, filepath.Join(root, tt.dir), r)
+			if v.Outcome != Deny || v.Rule != RulePathOutsideRoot {
+				t.Fatalf("Check(%.40q…) = %s %s: %s; want deny %s", tt.in, v.Outcome, v.Rule, v.Reason, RulePathOutsideRoot)
+
+			}
+			if !strings.Contains(v.Advice, "shorter path") || len(v.Reason) > 400 {
+				t.Errorf("reason %q, advice %q: want a short reason and advice to use a shorter path", v.Reason, v.Advice)
+			}
+		})
+	}
+	// A short path in the same tree is still fine.
+	if _, err := r.Resolve(root, rel[:1000]+"/x"); err != nil {
+		t.Errorf("short path: %v", err)
 	}
 }

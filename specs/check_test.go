@@ -195,7 +195,14 @@ var checkCases = []checkCase{
 	allow("date -d yesterday +%F"), allow("date -r a.txt"), allow("date -uR"), allow("date --iso-8601"),
 	deny("date -s 2020-01-01", RuleUnknownFlag), deny("date --set=2020-01-01", RuleUnknownFlag), deny("date --set 2020-01-01", RuleUnknownFlag),
 	deny("date -us x", RuleUnknownFlag), deny("date 010112002020", RuleSpec), deny("date +%F extra", RuleTooManyPaths),
-	deny("date -r /etc/passwd", RulePathOutsideRoot), deny("date -f /etc/x", RulePathOutsideRoot), deny("date --se=x", RuleUnknownFlag),
+	deny("date -r /etc/passwd", RulePathOutsideRoot), deny("date --se=x", RuleUnknownFlag),
+	// a TZ= in a date string opens that file as a time zone (a FIFO hangs date)
+	denyArg(`date -d 'TZ="/tmp/fifo" 2020-01-01'`, RuleFlagValue, "-d"), deny(`date --date='tz="/etc/passwd" now'`, RuleFlagValue),
+	deny("date --date TZ=UTC", RuleFlagValue), deny("date -ud Tz=x", RuleFlagValue), deny("date -dTZ=x", RuleFlagValue),
+	deny(`date -d 'now TZ="x"'`, RuleFlagValue), allow("date -d '2020-01-01 12:00 +02:00'"), allow("date -d tomorrow -u"),
+	allow("date --date=@0"), deny("date -f dates.txt", RuleUnknownFlag), deny("date --file=list.txt", RuleUnknownFlag), deny("date -f /etc/x", RuleUnknownFlag),
+	denyArg(`touch -d 'TZ="/tmp/fifo" 2020-01-01' a.txt`, RuleFlagValue, "-d"), deny("touch --date=tz=x a.txt", RuleFlagValue),
+	deny("touch -cdTZ=UTC a.txt", RuleFlagValue), allow("touch --date=yesterday a.txt"), allow("touch -t 202001010000 a.txt"),
 	// du, df
 	allow("du -sh dir"), allow("du -h -d 1"), deny("du /", RulePathOutsideRoot), deny("du -sL dir", RuleUnknownFlag),
 	allow("df -h ."), allow("df --output=source,size"), deny("df --sync", RuleUnknownFlag), deny("df /", RulePathOutsideRoot),

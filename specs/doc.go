@@ -36,6 +36,10 @@
 //     a lone "-" is an operand; -NUM is an option only with number_option.
 //   - int values are [+-]digits or 0xHEX with at most three unit letters
 //     (-5, +3, 10K, 0x10): such a value never names a file.
+//   - date values (date -d, touch -d) are strings that never contain TZ=
+//     in any case: GNU date strings take TZ="/any/file" and open that
+//     file as a time zone (a FIFO hangs the program). date -f, which
+//     reads date strings from a file, is forbidden for the same reason.
 //   - Flags are case-sensitive: -R is not -r.
 //   - find is parsed as find does: leading options, starting points, then
 //     an expression of operators and the spec's tests only; actions that

@@ -254,6 +254,18 @@ func (sp *spec) flagValue(p *parsed, word, name string, t ValueType, val string)
 		if !validInt(val) {
 			return sp.flagValueErr(word, name, fmt.Sprintf("takes a number, not %q", val))
 		}
+	case TypeDate:
+		// GNU date strings accept TZ="NAME" or TZ="/file", and the
+		// program then opens that time zone file: any path, even a
+		// FIFO that hangs it.
+		if strings.Contains(strings.ToUpper(val), "TZ=") {
+			return &DeniedError{
+				Rule:   RuleFlagValue,
+				Arg:    word,
+				Reason: fmt.Sprintf("%s %s %q sets a time zone with TZ=, which makes %s open a time zone file clada does not check", sp.name, name, val, sp.name),
+				Advice: "leave TZ= out of the date (use -u for UTC, or a numeric offset like +02:00)",
+			}
+		}
 	case TypePath:
 		p.flagPaths = append(p.flagPaths, pathArg{arg: val, flag: name})
 	case TypeOutPath:

@@ -30,17 +30,18 @@ const (
 	TypeOpt     ValueType = "opt"     // optional value, only attached (--color, --color=auto, -I, -Iseconds)
 	TypePath    ValueType = "path"    // a file the program reads: confined to the root
 	TypeOutPath ValueType = "outpath" // a file the program writes: confined, never in .git/ or .clada/
+	TypeDate    ValueType = "date"    // a date string (date -d): any value without TZ= (any case), which opens a time zone file
 )
 
 // UnmarshalText validates a type name, so a bad one is reported with the
 // line and key by the TOML decoder.
 func (t *ValueType) UnmarshalText(b []byte) error {
 	switch v := ValueType(b); v {
-	case TypeBool, TypeInt, TypeString, TypeOpt, TypePath, TypeOutPath:
+	case TypeBool, TypeInt, TypeString, TypeOpt, TypePath, TypeOutPath, TypeDate:
 		*t = v
 		return nil
 	}
-	return fmt.Errorf("unknown value type %q (want bool, int, string, opt, path or outpath)", string(b))
+	return fmt.Errorf("unknown value type %q (want bool, int, string, date, opt, path or outpath)", string(b))
 }
 
 // Writes says which path operands a command writes.

@@ -116,6 +116,10 @@ var checkCases = []checkCase{
 	deny("file --uncompress a.txt", RuleUnknownFlag), deny("file --uncompress-noreport a.txt", RuleUnknownFlag),
 	allow("file -bi a.txt"), deny("file -C", RuleUnknownFlag), deny("file -bC a.txt", RuleUnknownFlag), deny("file -m /etc/magic a.txt", RuleUnknownFlag),
 	allow("stat -c %s a.txt"), allow("stat -Lc %s a.txt"), deny("stat -c", RuleFlagValue), deny("stat /etc/passwd", RulePathOutsideRoot),
+	// realpath -L/-s apply .. before symlinks: dir/up/../outside/secret is outside, but -L prints it as inside
+	denyArg("realpath -L -e dir/up/../outside/secret", RuleUnknownFlag, "-L"), deny("realpath --logical a.txt", RuleUnknownFlag),
+	denyArg("realpath -s a.txt", RuleUnknownFlag, "-s"), deny("realpath --strip a.txt", RuleUnknownFlag), deny("realpath --no-symlinks a.txt", RuleUnknownFlag),
+	deny("realpath -eL a.txt", RuleUnknownFlag), deny("realpath -qs a.txt", RuleUnknownFlag), allow("realpath -P dir/../a.txt"), allow("realpath -e inlink/a.txt"),
 	allow("realpath --relative-to=dir a.txt"), allow("realpath -m missing/x"), deny("realpath --relative-to=/ a.txt", RulePathOutsideRoot), deny("realpath escape", RulePathOutsideRoot),
 	// xxd
 	allow("xxd a.txt"), allow("xxd -l 64 a.txt"), allow("xxd -l64 a.txt"), allow("xxd -c 8 -g 1 a.txt"), allow("xxd -ps a.txt"),

@@ -81,6 +81,10 @@
 // a symlink, a hard-linked file or a .git/.clada directory below it, or
 // more than 10,000 entries, is RuleProtectedPath naming it. cp -s and
 // --parents, which make such symlinks or write through them, are forbidden.
+// A recursive copy also copies the symlinks of its sources as they are (a
+// source that is a symlink too), and a relative one with ".." copied to a
+// shallower place points elsewhere: so each source of a walk_target copy
+// that is a symlink, or a directory holding one (same bound), is denied.
 //
 // # Order of [Set.Check]
 //

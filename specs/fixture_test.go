@@ -10,7 +10,7 @@ import (
 // name, and returns a Resolver for it. Layout:
 //
 //	a.txt b.txt README.md list.txt patterns.txt
-//	dir/a.txt dir/sub/ dir2/ emptydir/
+//	dir/a.txt dir/sub/ dir2/ emptydir/ src/a.txt src/sub/b.txt (no links)
 //	.git/config .git/hooks/ .clada/commands.toml
 //	escape -> /etc            (absolute link out)
 //	dangling -> <outside>/nothere  (dangling link out)
@@ -26,12 +26,12 @@ func newFixture(t testing.TB) (*Resolver, string) {
 	base := t.TempDir()
 	root := filepath.Join(base, "proj")
 	outside := filepath.Join(base, "outside")
-	for _, d := range []string{"dir/sub", "dir2", "emptydir", ".git/hooks", ".clada", "tree/dir"} {
+	for _, d := range []string{"dir/sub", "dir2", "emptydir", ".git/hooks", ".clada", "tree/dir", "src/sub"} {
 		mustMkdir(t, filepath.Join(root, d))
 	}
 	mustMkdir(t, outside)
 	mustMkdir(t, filepath.Join(base, "proj2"))
-	for _, f := range []string{"a.txt", "b.txt", "README.md", "list.txt", "patterns.txt", "dir/a.txt", ".git/config", ".clada/commands.toml", "tree/dir/ok.txt"} {
+	for _, f := range []string{"a.txt", "b.txt", "README.md", "list.txt", "patterns.txt", "dir/a.txt", ".git/config", ".clada/commands.toml", "tree/dir/ok.txt", "src/a.txt", "src/sub/b.txt"} {
 		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -208,11 +208,19 @@ func TestWalkTree(t *testing.T) {
 		{"hard-linked file below", "linked", 10, RuleProtectedPath, "hard links"},
 		{"at the bound", "big", 4, "", ""},
 		{"over the bound", "big", 3, RuleProtectedPath, "too large"},
+		// the source of a recursive copy is read: only symlinks matter
+		{"source: clean tree", "src:clean", 10, "", ""},
+		{"source: symlink below", "src:tree", 10, RuleProtectedPath, "tree/dir/link"},
+		{"source: nested .GIT is read", "src:nested", 10, "", ""},
+		{"source: hard-linked file is read", "src:linked", 10, "", ""},
+		{"source: over the bound", "src:big", 3, RuleProtectedPath, "too large"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			err := r.walkTree(tt.dir, filepath.Join(root, tt.dir), tt.limit)
+			dir, source := strings.CutPrefix(tt.dir, "src:")
+			tt.dir = dir
+			err := r.walk1(tt.dir, filepath.Join(root, tt.dir), tt.limit, source)
 			var got Rule
 			var de *DeniedError
 			if errors.As(err, &de) {

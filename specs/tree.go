@@ -26,10 +26,27 @@ var errTreeTooLarge = errors.New("too large")
 // directory is the last path itself; otherwise, for a recursive copy, it is
 // DEST/NAME of each source when DEST is a directory, or DEST when it is not
 // one yet (then there is nothing to walk). dest and srcs are as written.
+//
+// Then, for a recursive copy, each source must hold no symlink (see
+// [Resolver.checkSource]).
 func (sp *spec) checkTrees(p parsed, paths []string, dir string, r *Resolver) error {
+	srcs, err := sp.checkDest(p, paths, dir, r)
+	if err != nil || !p.any(sp.walkTarget) {
+		return err
+	}
+	for _, src := range srcs {
+		if err := r.checkSource(dir, src); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkDest is the destination half of checkTrees; it returns the sources.
+func (sp *spec) checkDest(p parsed, paths []string, dir string, r *Resolver) ([]string, error) {
 	walk, self := p.any(sp.walkTarget), p.any(sp.targetSelf)
 	if !walk && !self {
-		return nil
+		return nil, nil
 	}
 	var dest string
 	srcs := paths
@@ -43,37 +60,79 @@ func (sp *spec) checkTrees(p parsed, paths []string, dir string, r *Resolver) er
 	case len(paths) >= 2:
 		dest, srcs = paths[len(paths)-1], paths[:len(paths)-1]
 	default:
-		return nil
+		return nil, nil // cp -r with one operand fails
 	}
 	if dest == "" {
-		return nil
+		return srcs, nil
 	}
 	res, err := r.Confine(dir, dest, true)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !isDir(res) {
-		return nil
+		return srcs, nil
 	}
 	if self && !p.target {
-		return r.walkTree(dest, res, maxTreeEntries)
+		return srcs, r.walkTree(dest, res, maxTreeEntries)
 	}
 	if !walk {
-		return nil
+		return srcs, nil
 	}
 	for _, src := range srcs {
 		name := baseName(src)
 		t, err := r.Confine(res, name, true)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if isDir(t) {
 			if err := r.walkTree(filepath.Join(dest, name), t, maxTreeEntries); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	return nil
+	return srcs, nil
+}
+
+// checkSource denies a source of a recursive copy that is, or holds, a
+// symlink: cp -r copies symlinks as they are (the operand itself too, unless
+// written with a trailing slash), and a relative link with ".." copied to
+// a shallower place points elsewhere, maybe out of the project or into
+// .git/. src is as written, relative to dir; it is already confined.
+func (r *Resolver) checkSource(dir, src string) error {
+	p := src
+	if !filepath.IsAbs(p) {
+		// Not filepath.Join, which would apply ".." lexically: the
+		// kernel, as cp does, follows symlinks before "..".
+		p = dir + string(filepath.Separator) + p
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil // cp fails on a missing source
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		what := "a symlink"
+		if t, err := os.Readlink(p); err == nil {
+			what = "a symlink (-> " + t + ")"
+		}
+		return sourceLinkError(src, src+" is "+what)
+	}
+	if !fi.IsDir() {
+		return nil
+	}
+	res, err := r.Resolve(dir, src)
+	if err != nil {
+		return err
+	}
+	return r.walk1(src, res, maxTreeEntries, true)
+}
+
+func sourceLinkError(src, what string) *DeniedError {
+	return &DeniedError{
+		Rule:   RuleProtectedPath,
+		Arg:    src,
+		Reason: what + "; a recursive copy copies symlinks as they are, and a relative one then points elsewhere, maybe out of the project or into .git/",
+		Advice: "copy without the links (copy the files themselves, or a directory without symlinks), or ask the person",
+	}
 }
 
 func isDir(p string) bool {
@@ -86,6 +145,12 @@ func isDir(p string) bool {
 // one hard link, or a directory named .git or .clada below it, or more
 // than limit entries.
 func (r *Resolver) walkTree(arg, res string, limit int) error {
+	return r.walk1(arg, res, limit, false)
+}
+
+// walk1 is walkTree; with source set (the source of a recursive copy,
+// which is read, not written) only a symlink below res is denied.
+func (r *Resolver) walk1(arg, res string, limit int, source bool) error {
 	n := 0
 	var found *DeniedError
 	deny := func(path, what string) {
@@ -117,8 +182,18 @@ func (r *Resolver) walkTree(arg, res string, limit int) error {
 			if t, err := os.Readlink(path); err == nil {
 				what = "the symlink (-> " + t + ")"
 			}
+			if source {
+				rel, err := filepath.Rel(r.root, path)
+				if err != nil {
+					rel = path
+				}
+				found = sourceLinkError(arg, arg+" holds "+what+" "+rel)
+				return fs.SkipAll
+			}
 			deny(path, what)
 			return fs.SkipAll
+		case source:
+			return nil
 		case d.IsDir() && (strings.EqualFold(d.Name(), ".git") || strings.EqualFold(d.Name(), ".clada")):
 			deny(path, "the protected directory")
 			return fs.SkipAll
@@ -137,6 +212,20 @@ func (r *Resolver) walkTree(arg, res string, limit int) error {
 	switch {
 	case found != nil:
 		return found
+	case errors.Is(err, errTreeTooLarge) && source:
+		return &DeniedError{
+			Rule:   RuleProtectedPath,
+			Arg:    arg,
+			Reason: fmt.Sprintf("%s is too large to check (more than %d entries) for symlinks that a recursive copy would copy as they are", arg, limit),
+			Advice: "copy smaller directories, or ask the person",
+		}
+	case err != nil && source:
+		return &DeniedError{
+			Rule:   RuleProtectedPath,
+			Arg:    arg,
+			Reason: fmt.Sprintf("%s could not be checked for symlinks that a recursive copy would copy as they are: %v", arg, err),
+			Advice: "copy smaller directories, or ask the person",
+		}
 	case errors.Is(err, errTreeTooLarge):
 		return &DeniedError{
 			Rule:   RuleProtectedPath,

@@ -406,7 +406,7 @@ func (r *Reporter) stream(name string, data []byte) {
 			// Escape sequences and carriage returns a command printed
 			// would act on the terminal of a person reading the report
 			// (clear it, fake lines): show them as \x1b, \r.
-			r.write([]byte(visible(string(line))))
+			r.writeVisible(line)
 		} else {
 			r.write(line)
 		}
@@ -424,17 +424,41 @@ func visible(s string) string {
 	if !hasHidden(s) {
 		return s
 	}
-	var b strings.Builder
+	var b []byte
 	for _, c := range s {
-		if isHidden(c) {
-			// QuoteRune escapes every such rune: '\x1b', '\u202e'.
-			q := strconv.QuoteRune(c)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(c)
+		b = appendVisible(b, c)
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendVisible appends c, escaped as Go would quote it (\x1b, \r,
+// \u202e) when it is hidden.
+func appendVisible(b []byte, c rune) []byte {
+	if !isHidden(c) {
+		return utf8.AppendRune(b, c)
+	}
+	q := strconv.AppendQuoteRune(b, c) // b + 'ESCAPE'
+	// Drop the quotes around the escape.
+	esc := q[len(b)+1 : len(q)-1]
+	return append(b, esc...)
+}
+
+// writeVisible writes captured output escaped like visible, in bounded
+// chunks: a line of output may be as large as max_output, and escaping
+// must not hold copies of it.
+func (r *Reporter) writeVisible(line []byte) {
+	buf := r.buf[:0]
+	for len(line) > 0 && r.err == nil {
+		c, size := utf8.DecodeRune(line)
+		line = line[size:]
+		buf = appendVisible(buf, c)
+		if len(buf) >= 32<<10 {
+			r.write(buf)
+			buf = buf[:0]
+		}
+	}
+	r.write(buf)
+	r.buf = buf
 }
 
 // hasHidden reports whether s has a rune isHidden reports, with a fast

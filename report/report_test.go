@@ -37,3 +37,14 @@ func TestStreamEscapesOutput(t *testing.T) {
 		t.Errorf("stream = %q, want %q", b.String(), want)
 	}
 }
+
+func TestWriteVisibleMatchesVisible(t *testing.T) {
+	t.Parallel()
+	in := "a\x00b\x1b[2J\u202eé\r" + strings.Repeat("\x00", 40000) + "end"
+	var b strings.Builder
+	r := New(&b, Text, false)
+	r.writeVisible([]byte(in))
+	if got, want := b.String(), visible(in); got != want {
+		t.Errorf("writeVisible differs from visible: %d vs %d bytes", len(got), len(want))
+	}
+}

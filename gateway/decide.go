@@ -62,6 +62,7 @@ type Options struct {
 type Gateway struct {
 	opts     Options
 	resolver *specs.Resolver
+	dirs     map[string]bool // resolved dir attribute → is a directory; cleared with the resolver
 }
 
 // New returns a Gateway for opts.
@@ -80,7 +81,14 @@ func New(opts Options) (*Gateway, error) {
 	if err != nil {
 		return nil, fmt.Errorf("project root: %w", err)
 	}
-	return &Gateway{opts: opts, resolver: r}, nil
+	return &Gateway{opts: opts, resolver: r, dirs: map[string]bool{}}, nil
+}
+
+// forget drops what the gateway learned about the file system, after a
+// command ran and may have changed it.
+func (g *Gateway) forget() {
+	g.resolver.Reset()
+	clear(g.dirs)
 }
 
 // Root returns the resolved project root.
@@ -118,7 +126,13 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 		if err != nil {
 			return refused(err, dir)
 		}
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		isDir, ok := g.dirs[d]
+		if !ok {
+			fi, err := os.Stat(d)
+			isDir = err == nil && fi.IsDir()
+			g.dirs[d] = isDir
+		}
+		if !isDir {
 			return Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: dir,
 				Reason: fmt.Sprintf("the dir attribute %q is not a directory inside the project", dir),
 				Advice: "create the directory first, or fix the dir attribute (it is relative to the project root)"}

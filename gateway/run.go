@@ -193,7 +193,7 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 			// symlink resolution, so a path checked before the run
 			// cannot point elsewhere now.
 			if dirty {
-				g.resolver.Reset()
+				g.forget()
 				dirty = false
 			}
 			r.Verdict = g.Decide(r.Argv, r.DirAttr)

@@ -3,6 +3,8 @@ package specs
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
+	"sync/atomic"
 
 	"github.com/clada/clada/gitrules"
 )
@@ -52,11 +54,32 @@ func Command(program string, argv []string, root string) (exec, env []string) {
 	if argv[0] == "git" {
 		hardened := gitrules.Harden(argv[1:])
 		exec = make([]string, 0, 1+len(hardened))
-		env = append(gitrules.Env(),
-			"GIT_DIR="+filepath.Join(root, ".git"),
-			"GIT_WORK_TREE="+root,
-			"GIT_CEILING_DIRECTORIES="+filepath.Dir(root))
-		return append(append(exec, program), hardened...), env
+		return append(append(exec, program), hardened...), gitEnv(root)
 	}
 	return append([]string{program}, argv[1:]...), nil
+}
+
+// gitEnvCache holds the environment of the last root, as a run has one
+// root and a transcript may hold thousands of git commands.
+var gitEnvCache atomic.Pointer[struct {
+	root string
+	env  []string
+}]
+
+// gitEnv is the extra environment git runs with under root. Callers must
+// not modify the returned slice.
+func gitEnv(root string) []string {
+	if c := gitEnvCache.Load(); c != nil && c.root == root {
+		return c.env
+	}
+	env := append(gitrules.Env(),
+		"GIT_DIR="+filepath.Join(root, ".git"),
+		"GIT_WORK_TREE="+root,
+		"GIT_CEILING_DIRECTORIES="+filepath.Dir(root))
+	env = slices.Clip(env)
+	gitEnvCache.Store(&struct {
+		root string
+		env  []string
+	}{root, env})
+	return env
 }

@@ -49,6 +49,7 @@ type Resolver struct {
 type node struct {
 	link   bool
 	target string
+	nlink  uint64 // hard links of a regular file; 0 for anything else or missing
 }
 
 // NewResolver returns a Resolver for root. root is made absolute and its
@@ -130,6 +131,14 @@ func (r *Resolver) Confine(base, p string, write bool) (string, error) {
 			Reason: p + " is inside " + name + "/, which clada never lets a command write",
 			Advice: "do not change " + name + "/; ask the person to do it",
 		}
+	}
+	r.mu.Lock()
+	n, cached := r.nodes[res]
+	r.mu.Unlock()
+	if cached && n.nlink <= 1 {
+		// Resolve has just looked at res: missing, not a regular file,
+		// or a file with one link.
+		return res, nil
 	}
 	if err := hardLinked(p, res); err != nil {
 		return "", err
@@ -323,6 +332,9 @@ func (r *Resolver) walk(cur, p string, links *int) (string, error) {
 				r.nodes[next] = n
 			default:
 				// A directory or a file: nothing to follow.
+				if fi.Mode().IsRegular() {
+					n.nlink = linkCount(fi)
+				}
 				r.nodes[next] = n
 			}
 		}

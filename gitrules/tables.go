@@ -83,76 +83,84 @@ var alwaysDeniedShort = map[byte]opt{
 	'O': deny(reasonOrder),
 }
 
-// diffLong are the diff options shared by diff, log, show and stash show.
+// diffLong returns the diff options shared by diff, log, show and stash show.
 // Keep sorted; update DESIGN.md too.
-var diffLong = map[string]opt{
-	"abbrev": o(), "anchored": v(), "binary": b(), "break-rewrites": o(),
-	"check": b(), "color": o(), "color-moved": o(), "color-moved-ws": v(),
-	"color-words": o(), "compact-summary": b(), "cumulative": b(),
-	"default-prefix": b(), "diff-algorithm": v(), "diff-filter": v(),
-	"dirstat": o(), "dst-prefix": v(), "exit-code": b(), "find-copies": o(),
-	"find-copies-harder": b(), "find-object": v(), "find-renames": o(),
-	"full-index": b(), "function-context": b(), "histogram": b(),
-	"ignore-all-space": b(), "ignore-blank-lines": b(), "ignore-cr-at-eol": b(),
-	"ignore-matching-lines": v(), "ignore-space-at-eol": b(),
-	"ignore-space-change": b(), "ignore-submodules": o(),
-	"indent-heuristic": b(), "inter-hunk-context": v(),
-	"irreversible-delete": b(), "ita-invisible-in-index": b(),
-	"ita-visible-in-index": b(), "line-prefix": v(), "minimal": b(),
-	"name-only": b(), "name-status": b(), "no-color": b(),
-	"no-color-moved": b(), "no-ext-diff": b(), "no-patch": b(),
-	"no-prefix": b(), "no-renames": b(), "no-textconv": b(), "numstat": b(),
-	"patch": b(), "patch-with-raw": b(), "patch-with-stat": b(),
-	"patience": b(), "pickaxe-all": b(), "pickaxe-regex": b(), "quiet": b(),
-	"raw": b(), "relative": o(), "rotate-to": v(), "shortstat": b(),
-	"skip-to": v(), "src-prefix": v(), "stat": o(), "submodule": o(),
-	"summary": b(), "text": b(), "unified": o(), "word-diff": o(),
-	"word-diff-regex": v(), "ws-error-highlight": v(),
+func diffLong() map[string]opt {
+	return map[string]opt{
+		"abbrev": o(), "anchored": v(), "binary": b(), "break-rewrites": o(),
+		"check": b(), "color": o(), "color-moved": o(), "color-moved-ws": v(),
+		"color-words": o(), "compact-summary": b(), "cumulative": b(),
+		"default-prefix": b(), "diff-algorithm": v(), "diff-filter": v(),
+		"dirstat": o(), "dst-prefix": v(), "exit-code": b(), "find-copies": o(),
+		"find-copies-harder": b(), "find-object": v(), "find-renames": o(),
+		"full-index": b(), "function-context": b(), "histogram": b(),
+		"ignore-all-space": b(), "ignore-blank-lines": b(), "ignore-cr-at-eol": b(),
+		"ignore-matching-lines": v(), "ignore-space-at-eol": b(),
+		"ignore-space-change": b(), "ignore-submodules": o(),
+		"indent-heuristic": b(), "inter-hunk-context": v(),
+		"irreversible-delete": b(), "ita-invisible-in-index": b(),
+		"ita-visible-in-index": b(), "line-prefix": v(), "minimal": b(),
+		"name-only": b(), "name-status": b(), "no-color": b(),
+		"no-color-moved": b(), "no-ext-diff": b(), "no-patch": b(),
+		"no-prefix": b(), "no-renames": b(), "no-textconv": b(), "numstat": b(),
+		"patch": b(), "patch-with-raw": b(), "patch-with-stat": b(),
+		"patience": b(), "pickaxe-all": b(), "pickaxe-regex": b(), "quiet": b(),
+		"raw": b(), "relative": o(), "rotate-to": v(), "shortstat": b(),
+		"skip-to": v(), "src-prefix": v(), "stat": o(), "submodule": o(),
+		"summary": b(), "text": b(), "unified": o(), "word-diff": o(),
+		"word-diff-regex": v(), "ws-error-highlight": v(),
+	}
 }
 
-// diffShort are the short diff options. Keep sorted; update DESIGN.md too.
-var diffShort = map[byte]opt{
-	'B': o(), 'C': o(), 'D': b(), 'G': v(), 'M': o(), 'R': b(), 'S': v(),
-	'U': o(), 'W': b(), 'X': o(), 'a': b(), 'b': b(), 'l': v(), 'p': b(),
-	's': b(), 'u': b(), 'w': b(), 'z': b(),
+// diffShort returns the short diff options. Keep sorted; update DESIGN.md too.
+func diffShort() map[byte]opt {
+	return map[byte]opt{
+		'B': o(), 'C': o(), 'D': b(), 'G': v(), 'M': o(), 'R': b(), 'S': v(),
+		'U': o(), 'W': b(), 'X': o(), 'a': b(), 'b': b(), 'l': v(), 'p': b(),
+		's': b(), 'u': b(), 'w': b(), 'z': b(),
+	}
 }
 
-// revLong are the revision-walk and formatting options of log (and stash
+// revLong returns the revision-walk and formatting options of log (and stash
 // list, and show where they make sense). Keep sorted; update DESIGN.md too.
-var revLong = map[string]opt{
-	"abbrev-commit": b(), "after": v(), "all": b(), "all-match": b(),
-	"ancestry-path": o(), "author": v(), "author-date-order": b(),
-	"basic-regexp": b(), "before": v(), "bisect": b(), "boundary": b(),
-	"branches": o(), "cc": b(), "cherry": b(), "cherry-mark": b(),
-	"cherry-pick": b(), "clear-decorations": b(), "combined-all-paths": b(),
-	"committer": v(), "date": v(), "date-order": b(), "decorate": o(),
-	"decorate-refs": v(), "decorate-refs-exclude": v(), "dense": b(),
-	"diff-merges": v(), "do-walk": b(), "encoding": v(), "exclude": v(),
-	"expand-tabs": o(), "extended-regexp": b(), "first-parent": b(),
-	"fixed-strings": b(), "follow": b(), "format": o(), "full-diff": b(),
-	"full-history": b(), "glob": v(), "graph": b(), "grep": v(),
-	"grep-reflog": v(), "ignore-missing": b(), "invert-grep": b(),
-	"left-only": b(), "left-right": b(), "log-size": b(), "max-age": v(),
-	"max-count": v(), "max-parents": v(), "merge": b(), "merges": b(),
-	"min-age": v(), "min-parents": v(), "no-abbrev": b(),
-	"no-abbrev-commit": b(), "no-decorate": b(), "no-diff-merges": b(),
-	"no-expand-tabs": b(), "no-max-parents": b(), "no-merges": b(),
-	"no-min-parents": b(), "no-notes": b(), "no-walk": o(), "not": b(),
-	"notes": o(), "oneline": b(), "parents": b(), "perl-regexp": b(),
-	"pretty": o(), "reflog": b(), "regexp-ignore-case": b(),
-	"relative-date": b(), "remerge-diff": b(), "remotes": o(), "reverse": b(),
-	"right-only": b(), "show-linear-break": o(), "show-pulls": b(),
-	"simplify-by-decoration": b(), "simplify-merges": b(),
-	"single-worktree": b(), "since": v(), "skip": v(), "source": b(),
-	"sparse": b(), "tags": o(), "topo-order": b(), "until": v(),
-	"use-mailmap": b(), "walk-reflogs": b(),
+func revLong() map[string]opt {
+	return map[string]opt{
+		"abbrev-commit": b(), "after": v(), "all": b(), "all-match": b(),
+		"ancestry-path": o(), "author": v(), "author-date-order": b(),
+		"basic-regexp": b(), "before": v(), "bisect": b(), "boundary": b(),
+		"branches": o(), "cc": b(), "cherry": b(), "cherry-mark": b(),
+		"cherry-pick": b(), "clear-decorations": b(), "combined-all-paths": b(),
+		"committer": v(), "date": v(), "date-order": b(), "decorate": o(),
+		"decorate-refs": v(), "decorate-refs-exclude": v(), "dense": b(),
+		"diff-merges": v(), "do-walk": b(), "encoding": v(), "exclude": v(),
+		"expand-tabs": o(), "extended-regexp": b(), "first-parent": b(),
+		"fixed-strings": b(), "follow": b(), "format": o(), "full-diff": b(),
+		"full-history": b(), "glob": v(), "graph": b(), "grep": v(),
+		"grep-reflog": v(), "ignore-missing": b(), "invert-grep": b(),
+		"left-only": b(), "left-right": b(), "log-size": b(), "max-age": v(),
+		"max-count": v(), "max-parents": v(), "merge": b(), "merges": b(),
+		"min-age": v(), "min-parents": v(), "no-abbrev": b(),
+		"no-abbrev-commit": b(), "no-decorate": b(), "no-diff-merges": b(),
+		"no-expand-tabs": b(), "no-max-parents": b(), "no-merges": b(),
+		"no-min-parents": b(), "no-notes": b(), "no-walk": o(), "not": b(),
+		"notes": o(), "oneline": b(), "parents": b(), "perl-regexp": b(),
+		"pretty": o(), "reflog": b(), "regexp-ignore-case": b(),
+		"relative-date": b(), "remerge-diff": b(), "remotes": o(), "reverse": b(),
+		"right-only": b(), "show-linear-break": o(), "show-pulls": b(),
+		"simplify-by-decoration": b(), "simplify-merges": b(),
+		"single-worktree": b(), "since": v(), "skip": v(), "source": b(),
+		"sparse": b(), "tags": o(), "topo-order": b(), "until": v(),
+		"use-mailmap": b(), "walk-reflogs": b(),
+	}
 }
 
-// revShort are log's short options. -L is handled as a path-carrying value.
+// revShort returns log's short options. -L is handled as a path-carrying value.
 // Keep sorted; update DESIGN.md too.
-var revShort = map[byte]opt{
-	'E': b(), 'F': b(), 'L': {kind: kLineRange}, 'P': b(), 'c': b(), 'g': b(), 'i': b(),
-	'm': b(), 'n': v(), 'r': b(), 't': b(),
+func revShort() map[byte]opt {
+	return map[byte]opt{
+		'E': b(), 'F': b(), 'L': {kind: kLineRange}, 'P': b(), 'c': b(), 'g': b(), 'i': b(),
+		'm': b(), 'n': v(), 'r': b(), 't': b(),
+	}
 }
 
 // table is the option table of one subcommand.
@@ -256,20 +264,20 @@ func (t *table) resolve(name string) (opt, bool) {
 // update DESIGN.md too.
 var (
 	logTable = lazyTable(func() *table {
-		return newTable("log", merge(diffLong, revLong), mergeShort(diffShort, revShort),
+		return newTable("log", merge(diffLong(), revLong()), mergeShort(diffShort(), revShort()),
 			"--oneline, --stat, -p, -n <count>, --format=<fmt>, --since=<date>, --author=<who>")
 	})
 
 	showTable = lazyTable(func() *table {
-		return newTable("show", merge(diffLong, revLong), mergeShort(diffShort, revShort),
+		return newTable("show", merge(diffLong(), revLong()), mergeShort(diffShort(), revShort()),
 			"--stat, --name-only, --format=<fmt>, --oneline, -s, --no-patch")
 	})
 
 	diffTable = lazyTable(func() *table {
-		return newTable("diff", merge(diffLong, map[string]opt{
+		return newTable("diff", merge(diffLong(), map[string]opt{
 			"base": b(), "cached": b(), "merge-base": b(), "ours": b(),
 			"staged": b(), "theirs": b(),
-		}), diffShort,
+		}), diffShort(),
 			"--stat, --name-only, --cached, --staged, -U<n>, --word-diff, --exit-code")
 	})
 
@@ -361,9 +369,9 @@ var (
 	})
 
 	stashShowTable = lazyTable(func() *table {
-		return newTable("stash show", merge(diffLong, map[string]opt{
+		return newTable("stash show", merge(diffLong(), map[string]opt{
 			"include-untracked": b(), "only-untracked": b(),
-		}), diffShort, "--stat, -p, --name-only, --include-untracked")
+		}), diffShort(), "--stat, -p, --name-only, --include-untracked")
 	})
 )
 

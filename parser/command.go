@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -444,7 +445,7 @@ func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
 		case *syntax.Lit:
 			// The IndexByte guard skips the regexp for the words
 			// without '=' (nearly all): it was 9% of a dry run.
-			if i == 0 && strings.IndexByte(x.Value, '=') > 0 && assignWordRe.MatchString(x.Value) {
+			if i == 0 && strings.IndexByte(x.Value, '=') > 0 && assignWordRe().MatchString(x.Value) {
 				assignLike = true
 			}
 			if d := unquotedLit(x, w, src, i == 0, assignLike); d != nil {
@@ -492,7 +493,11 @@ func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
 	return val, nil
 }
 
-var assignWordRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=`)
+// assignWordRe and seqRe are compiled on first use: most runs never need
+// them, and compiling at start-up costs every `clada check`.
+var assignWordRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=`)
+})
 
 // partDenial explains a word part that is not literal text.
 func partDenial(src string, w *syntax.Word, part syntax.WordPart) *DeniedError {
@@ -666,7 +671,7 @@ func braceCheck(val string, unq []bool) string {
 					if comma {
 						return "a comma list"
 					}
-					if allUnquoted(unq[i+1:j]) && seqRe.MatchString(val[i+1:j]) {
+					if allUnquoted(unq[i+1:j]) && seqRe().MatchString(val[i+1:j]) {
 						return "a sequence"
 					}
 					j = len(val)
@@ -686,7 +691,9 @@ func allUnquoted(u []bool) bool {
 	return true
 }
 
-var seqRe = regexp.MustCompile(`^([+-]?[0-9]+\.\.[+-]?[0-9]+|[^0-9\\]\.\.[^0-9\\])(\.\.[+-]?[0-9]+)?$`)
+var seqRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([+-]?[0-9]+\.\.[+-]?[0-9]+|[^0-9\\]\.\.[^0-9\\])(\.\.[+-]?[0-9]+)?$`)
+})
 
 // badRune finds NUL, control characters other than tab and newline,
 // DEL, C1 controls, bidi controls and zero-width characters.

@@ -90,14 +90,7 @@ func TestGitNeverReadsAboveRoot(t *testing.T) {
 		t.Fatal("git is required: ", err)
 	}
 	outer := t.TempDir()
-	run := func(dir string, env []string, args ...string) (string, error) {
-		cmd := exec.Command(git, args...)
-		cmd.Dir = dir
-		cmd.Env = append(append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_AUTHOR_NAME=t",
-			"GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"), env...)
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
+	run := gitRunner(git)
 	proj := filepath.Join(outer, "proj")
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
@@ -139,14 +132,7 @@ func TestGitPinnedToRootRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	marker := filepath.Join(t.TempDir(), "filter-ran")
-	run := func(dir string, env []string, args ...string) (string, error) {
-		cmd := exec.Command(git, args...)
-		cmd.Dir = dir
-		cmd.Env = append(append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_AUTHOR_NAME=t",
-			"GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"), env...)
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
+	run := gitRunner(git)
 	must := func(dir string, args ...string) {
 		t.Helper()
 		if out, err := run(dir, nil, args...); err != nil {
@@ -190,5 +176,18 @@ func TestGitPinnedToRootRepository(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("git as clada runs it used the repository in sub/ and ran its filter")
+	}
+}
+
+// gitRunner runs the real git in dir with extra environment, isolated from
+// the machine's global configuration, with an identity for commits.
+func gitRunner(git string) func(dir string, env []string, args ...string) (string, error) {
+	return func(dir string, env []string, args ...string) (string, error) {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = dir
+		cmd.Env = append(append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_AUTHOR_NAME=t",
+			"GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"), env...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
 	}
 }

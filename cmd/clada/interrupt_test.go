@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -62,18 +61,5 @@ func TestInterruptStopsEverything(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "after")); err == nil {
 		t.Error("a block ran after the interrupt")
 	}
-	data, err := os.ReadFile(filepath.Join(root, "bg.pid"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("grandchild %d still runs after Ctrl-C", pid)
-		}
-	}
+	waitGone(t, filepath.Join(root, "bg.pid"), "Ctrl-C")
 }

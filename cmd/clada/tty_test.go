@@ -371,9 +371,16 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	if !strings.Contains(string(out), "timed out after") {
 		t.Errorf("report does not say timed out:\n%s", out)
 	}
-	data, err := os.ReadFile(filepath.Join(root, "bg.pid"))
+	waitGone(t, filepath.Join(root, "bg.pid"), "the timeout")
+}
+
+// waitGone fails the test unless the process whose pid is in pidFile is
+// gone within 5 s; it kills a survivor so no test leaves one behind.
+func waitGone(t *testing.T, pidFile, after string) {
+	t.Helper()
+	data, err := os.ReadFile(pidFile)
 	if err != nil {
-		t.Fatalf("spawn.sh did not start its grandchild: %v", err)
+		t.Fatalf("the command did not start its grandchild: %v", err)
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
 	if err != nil {
@@ -382,7 +389,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("grandchild %d still runs after the timeout", pid)
+			t.Fatalf("grandchild %d still runs after %s", pid, after)
 		}
 	}
 }

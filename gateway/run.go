@@ -66,8 +66,12 @@ func (r *Result) Failed() bool {
 // Plan is every RUN block of every document, decided, plus the CSL
 // errors that stop a run.
 type Plan struct {
-	Results  []*Result
-	Fatal    []*parser.Error // fatal CSL errors, one per broken document
+	Results []*Result
+	// Errors are the CSL errors that are not reported with a RUN block:
+	// fatal errors (one per broken document) and block errors of WRITE
+	// and SEARCH blocks (a SEARCH without REPLACE). Any of them, like a
+	// RUN block with a block error, means nothing runs.
+	Errors   []*parser.Error
 	Warnings []*parser.Error
 	Skipped  int // WRITE and SEARCH blocks, skipped whole
 }
@@ -75,7 +79,7 @@ type Plan struct {
 // OK reports whether every document is valid CSL, the condition for
 // running anything.
 func (p *Plan) OK() bool {
-	if len(p.Fatal) > 0 {
+	if len(p.Errors) > 0 {
 		return false
 	}
 	for _, r := range p.Results {
@@ -90,21 +94,23 @@ func (p *Plan) OK() bool {
 func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 	p := &Plan{}
 	for _, d := range docs {
-		if d.Fatal != nil {
-			p.Fatal = append(p.Fatal, d.Fatal)
-		}
 		p.Warnings = append(p.Warnings, d.Warnings...)
 		p.Skipped += d.Skipped()
 		for i := range d.Blocks {
 			b := &d.Blocks[i]
 			if b.Kind != parser.KindRun {
+				if b.Err != nil {
+					p.Errors = append(p.Errors, b.Err)
+				}
 				continue
 			}
 			r := &Result{Source: d.Source, Index: len(p.Results), Line: b.Line, Group: b.Group,
 				Command: strings.Trim(b.Body, "\n"), DirAttr: b.Dir, Status: StatusPlanned}
 			switch {
 			case b.Err != nil:
-				r.Verdict = Verdict{Decision: Deny, Rule: RuleCSLSyntax, Reason: b.Err.Msg,
+				// The reason is the error as CSL.md §6 prints it:
+				// SOURCE:LINE: message.
+				r.Verdict = Verdict{Decision: Deny, Rule: RuleCSLSyntax, Reason: b.Err.Error(),
 					Advice: "fix the block; while any block has a CSL error nothing in the reply runs"}
 			case b.Denied != nil:
 				r.Verdict = parserRefusal(b.Denied)
@@ -116,6 +122,9 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 				r.Verdict = g.Decide(b.Argv, b.Dir)
 			}
 			p.Results = append(p.Results, r)
+		}
+		if d.Fatal != nil {
+			p.Errors = append(p.Errors, d.Fatal)
 		}
 	}
 	return p

@@ -260,3 +260,21 @@ func TestExecuteWithoutPosixlyCorrect(t *testing.T) {
 		t.Errorf("printenv PATH: exit %d, output %q; the rest of the environment must pass", p.Results[1].Run.ExitCode, out[1])
 	}
 }
+
+// TestSearchWithoutReplaceRunsNothing: a block error on a SEARCH block
+// (no REPLACE section) stops the run like one on a RUN block.
+func TestSearchWithoutReplaceRunsNothing(t *testing.T) {
+	t.Parallel()
+	g, root := newTestGateway(t, "touch *")
+	p := plan(t, g, "<---SEARCH file=\"a\"--->\nx\n<---END--->\n<---RUN--->\ntouch made\n<---END--->\n")
+	if p.OK() || len(p.Errors) != 1 {
+		t.Fatalf("plan OK = %v with errors %v; want one block error", p.OK(), p.Errors)
+	}
+	if !strings.Contains(p.Errors[0].Msg, "missing REPLACE") {
+		t.Errorf("error = %q", p.Errors[0].Msg)
+	}
+	g.Execute(context.Background(), p, ExecOptions{}, nil)
+	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
+		t.Error("a command ran although a SEARCH block has a CSL error")
+	}
+}

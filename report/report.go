@@ -103,7 +103,7 @@ type Summary struct {
 
 // Summarize counts a plan's results.
 func Summarize(p *gateway.Plan) Summary {
-	s := Summary{Blocks: len(p.Results), WriteSearch: p.Skipped, Errors: len(p.Fatal)}
+	s := Summary{Blocks: len(p.Results), WriteSearch: p.Skipped, Errors: len(p.Errors)}
 	for _, b := range p.Results {
 		if b.Rule == gateway.RuleCSLSyntax {
 			s.Errors++

@@ -124,7 +124,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		for _, r := range plan.Results {
 			rep.Block(r)
 		}
-		rep.Errors(plan.Fatal)
+		rep.Errors(plan.Errors)
 		code := planExit(plan)
 		rep.Summary(report.Summarize(plan), code)
 		return exitCode(code, errors.Join(rep.Err(), out.Flush()))

@@ -443,6 +443,8 @@ func appendVisible(b []byte, c rune) []byte {
 	return append(b, esc...)
 }
 
+const hexDigits = "0123456789abcdef"
+
 // writeVisible writes captured output escaped like visible, in bounded
 // chunks: a line of output may be as large as max_output, and escaping
 // must not hold copies of it.
@@ -450,8 +452,13 @@ func (r *Reporter) writeVisible(line []byte) {
 	buf := r.buf[:0]
 	for len(line) > 0 && r.err == nil {
 		c, size := utf8.DecodeRune(line)
+		if c == utf8.RuneError && size == 1 {
+			// A byte that is not UTF-8 is shown as \xNN.
+			buf = append(buf, '\\', 'x', hexDigits[line[0]>>4], hexDigits[line[0]&15])
+		} else {
+			buf = appendVisible(buf, c)
+		}
 		line = line[size:]
-		buf = appendVisible(buf, c)
 		if len(buf) >= 32<<10 {
 			r.write(buf)
 			buf = buf[:0]
@@ -484,13 +491,22 @@ func hasHidden(s string) bool {
 // hasHiddenBytes is hasHidden for captured output, without copying it
 // for the common printable-ASCII line.
 func hasHiddenBytes(b []byte) bool {
-	for i, c := range b {
-		if c >= utf8.RuneSelf {
-			return hasHidden(string(b[i:]))
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+				return true
+			}
+			i++
+			continue
 		}
-		if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+		r, size := utf8.DecodeRune(b[i:])
+		if (r == utf8.RuneError && size == 1) || isHidden(r) {
+			// Invalid UTF-8 too: a raw 0x9b is CSI on terminals that
+			// take 8-bit controls.
 			return true
 		}
+		i += size
 	}
 	return false
 }

@@ -48,3 +48,14 @@ func TestWriteVisibleMatchesVisible(t *testing.T) {
 		t.Errorf("writeVisible differs from visible: %d vs %d bytes", len(got), len(want))
 	}
 }
+
+func TestStreamEscapesInvalidUTF8(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	r := New(&b, Text, false)
+	r.stream("stdout", []byte("A\x9b2JB x\xffy é\n"))
+	want := "    stdout:\n    | A\\x9b2JB x\\xffy é\n"
+	if b.String() != want {
+		t.Errorf("stream = %q, want %q", b.String(), want)
+	}
+}

@@ -150,7 +150,9 @@ func (p *Parser) analyzeRun(body string) (argv []string, denied *DeniedError, bl
 }
 
 // continuedComment returns the 1-based line of the first comment that
-// ends with a backslash and is followed by a non-blank line, or 0. It
+// follows words of a command on its line, ends with a backslash and is
+// followed by a non-blank line, or 0. (A comment alone on its line is
+// harmless: bash and mvdan both take the next line as the command.) It
 // follows bash's quoting just far enough to find comments: a # that
 // starts a word outside quotes.
 func continuedComment(body string) int {
@@ -159,8 +161,12 @@ func continuedComment(body string) int {
 	}
 	line := 1
 	wordStart := true
+	hasWord := false // the logical line so far holds a word
 	for i := 0; i < len(body); i++ {
 		c := body[i]
+		if c != ' ' && c != '\t' && c != '\n' && c != '#' {
+			hasWord = true
+		}
 		switch {
 		case c == '\\':
 			if i+1 < len(body) && body[i+1] == '\n' {
@@ -193,13 +199,14 @@ func continuedComment(body string) int {
 			if end < 0 {
 				return 0
 			}
-			if strings.HasSuffix(body[i:i+end], `\`) && strings.TrimSpace(body[i+end:]) != "" {
+			if hasWord && strings.HasSuffix(body[i:i+end], `\`) && strings.TrimSpace(body[i+end:]) != "" {
 				return line
 			}
 			i += end - 1
 			continue
 		case c == '\n':
 			line++
+			hasWord = false
 		}
 		wordStart = strings.IndexByte(" \t\n;&|()<>", c) >= 0
 	}

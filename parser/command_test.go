@@ -199,6 +199,8 @@ var commandTests = []struct {
 	{name: "dollar then continuation then quote", in: "echo $\\\n'x'", wantRule: RuleExpansion, reason: "bash sees $'x'"},
 	{name: "comment ending in backslash", in: "echo a # c\\\nrm -rf x", wantRule: RuleCSLSyntax,
 		reason: "bash ends a comment at the newline, so rm is a second command; mvdan joins the lines"},
+	{name: "comment line ending in backslash before the command", in: "# list files \\\nls", want: []string{"ls"},
+		reason: "a comment alone on its line: bash and mvdan both run the next line"},
 	{name: "comment word ending in backslash", in: "echo #x\\\nls", wantRule: RuleCSLSyntax},
 	{name: "backslash before hash", in: "echo \\# a\\\nb", want: []string{"echo", "#", "ab"},
 		reason: "an escaped # starts no comment, so the continuation joins the lines"},

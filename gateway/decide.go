@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/clada/clada/approve"
@@ -152,6 +153,11 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 		if err != nil {
 			return refused(err, argv[0])
 		}
+		if why := notRunnable(p); why != "" {
+			return Verdict{Decision: Deny, Rule: RuleNotFound, Word: argv[0], Dir: absDir,
+				Reason: fmt.Sprintf("`%s` %s", argv[0], why),
+				Advice: "check the path (it is relative to the block's dir), or create the program first"}
+		}
 		program = p
 	}
 	// 3. The user's allowed patterns.
@@ -193,6 +199,21 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 	v.Advice = fmt.Sprintf("the person can approve it at the prompt or with `clada allow %s`; prefer commands clada's specs allow (see `clada specs`)",
 		parser.QuoteWord(parser.Quote(argv)))
 	return v
+}
+
+// notRunnable says why the file at path cannot be started as a program,
+// or "" when it can, so nobody is asked to approve what cannot run.
+func notRunnable(path string) string {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return "does not exist"
+	case fi.IsDir():
+		return "is a directory, not a program"
+	case runtime.GOOS != "windows" && fi.Mode()&0o111 == 0:
+		return "is not executable (no x permission)"
+	}
+	return ""
 }
 
 // untrusted turns an allow into ask in untrusted mode.

@@ -22,6 +22,9 @@ func TestDecideOrder(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "bin", "tool"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(root, "bin", "notexec"), []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Symlink("/etc", filepath.Join(root, "escape")); err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +73,9 @@ func TestDecideOrder(t *testing.T) {
 		{name: "dir through symlink out", cmd: "ls", dir: "escape", want: Deny, wantRule: "path-outside-root"},
 		{name: "dir missing", cmd: "ls", dir: "nope", want: Deny, wantRule: RuleDirNotFound},
 		{name: "path-like program inside", cmd: "bin/tool", want: Ask, wantRule: RuleNotInSpecs},
+		{name: "path-like program missing", cmd: "bin/nosuch", want: Deny, wantRule: RuleNotFound},
+		{name: "path-like program is a directory", cmd: "./sub", want: Deny, wantRule: RuleNotFound},
+		{name: "path-like program not executable", cmd: "./bin/notexec", want: Deny, wantRule: RuleNotFound},
 		{name: "path-like program outside", cmd: "../tool", want: Deny, wantRule: "path-outside-root"},
 		{name: "absolute program outside", cmd: "/bin/ls", want: Deny, wantRule: "path-outside-root",
 			reason: "a spec applies only to bare names, and /bin is outside the root"},

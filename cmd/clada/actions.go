@@ -323,7 +323,7 @@ func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error 
 	case "forget":
 		path, removed, err := approve.Remove(abs, pattern, gateway.ParsePattern)
 		if err != nil {
-			return withHint(err, "patterns are command lines without shell syntax; a final * matches any further words")
+			return storeError(err)
 		}
 		if !removed {
 			fmt.Fprintf(stdout, "clada: `%s` was not in %s\n", pattern, path)
@@ -338,11 +338,25 @@ func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error 
 		}
 		path, err := approve.Add(abs, list, pattern, gateway.ParsePattern)
 		if err != nil {
-			return withHint(err, "patterns are command lines without shell syntax; a final * matches any further words")
+			return storeError(err)
 		}
 		fmt.Fprintf(stdout, "clada: added `%s` to %s in %s\n", pattern, list, path)
 		return nil
 	}
+}
+
+// storeError gives an error of allow/block/forget the hint that fits it:
+// the file is unusable, or the pattern is.
+func storeError(err error) error {
+	var fe *approve.FileError
+	if errors.As(err, &fe) {
+		return withHint(err, "fix or move the file; clada never rewrites a file it cannot read")
+	}
+	var d *parser.DeniedError
+	if errors.As(err, &d) {
+		return withHint(err, "patterns are command lines without shell syntax; a final * matches any further words")
+	}
+	return withHint(err, "check that .clada/ is a directory clada can write")
 }
 
 func listAction(root string, stdout io.Writer) error {

@@ -100,6 +100,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Usage: "show the allowed and blocked patterns and the file they are in",
 				Flags: []cli.Flag{rootFlag()},
 				Action: func(c *cli.Context) error {
+					if c.Args().Len() > 0 {
+						return withHint(fmt.Errorf("clada list takes no arguments, got %q", c.Args().First()), "run clada list alone")
+					}
 					return listAction(c.String("root"), stdout)
 				},
 			},
@@ -112,6 +115,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					&cli.BoolFlag{Name: "check", Usage: "check .clada/specs.toml: it parses and its allow/deny examples hold"},
 				},
 				Action: func(c *cli.Context) error {
+					if c.Args().Len() > 1 {
+						return withHint(fmt.Errorf("clada specs takes at most one command name, got %d", c.Args().Len()), "clada specs grep")
+					}
 					return specsAction(c.String("root"), c.Args().First(), c.Bool("check"), stdout)
 				},
 			},

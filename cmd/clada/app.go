@@ -61,10 +61,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					&cli.BoolFlag{Name: "no-prompt", Usage: "never ask: commands that need approval are not run"},
 					&cli.BoolFlag{Name: "trust-all", Usage: "approve every command that would be asked (deny stays deny); prints a warning"},
 					&cli.BoolFlag{Name: "untrusted", Usage: "ask even for commands the specs allow"},
-					&cli.DurationFlag{Name: "timeout", Usage: "per-command timeout (default 60s, or timeout in .clada/config.toml)"},
-					&cli.StringFlag{Name: "max-output", Usage: "cap on stdout+stderr per command, e.g. 10MB (default 10MB, or max_output in config.toml)"},
+					&cli.DurationFlag{Name: "timeout", Usage: "per-command timeout", DefaultText: "60s, or timeout in .clada/config.toml"},
+					&cli.StringFlag{Name: "max-output", Usage: "cap on stdout+stderr per command, e.g. 512KiB", DefaultText: "10MB, or max_output in .clada/config.toml"},
 					&cli.BoolFlag{Name: "stop-on-error", Usage: "stop at the first refused, declined or failed command anywhere"},
-					&cli.BoolFlag{Name: "keep-going", Usage: "outside TASKS groups, go on after a failure (the default)"},
+					&cli.BoolFlag{Name: "keep-going", Usage: "outside TASKS groups, go on after a failure", DefaultText: "on unless --stop-on-error"},
 				},
 				Action: func(c *cli.Context) error {
 					return runAction(runOptions{

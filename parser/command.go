@@ -101,20 +101,25 @@ func Command(body string) ([]string, error) { return New().Command(body) }
 // and argv is set.
 func (p *Parser) analyzeRun(body string) (argv []string, denied *DeniedError, blockErr string) {
 	// 1. and 2.: a code fence on the first non-blank line; a blank body.
-	lines := strings.Split(body, "\n")
-	first, last := -1, -1
-	for i, l := range lines {
+	firstLine, lastLine, blank := "", "", true
+	for rest := body; rest != ""; {
+		l := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			l, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
 		if strings.TrimSpace(l) != "" {
-			if first < 0 {
-				first = i
+			if blank {
+				firstLine, blank = l, false
 			}
-			last = i
+			lastLine = l
 		}
 	}
-	if first < 0 {
+	if blank {
 		return nil, nil, "empty RUN block: write one command between the markers"
 	}
-	if strings.HasPrefix(strings.TrimLeft(lines[first], " \t"), "```") {
+	if strings.HasPrefix(strings.TrimLeft(firstLine, " \t"), "```") {
 		return nil, nil, "markdown code fence inside RUN block: write the command without ``` fences"
 	}
 	// mvdan.cc/sh joins the line after a comment ending in `\` to the
@@ -140,7 +145,7 @@ func (p *Parser) analyzeRun(body string) (argv []string, denied *DeniedError, bl
 		return nil, nil, "more than one command in RUN block: put each command in its own RUN block"
 	}
 	// 6. A dangling line continuation.
-	t := strings.TrimRight(lines[last], " \t")
+	t := strings.TrimRight(lastLine, " \t")
 	n := len(t) - len(strings.TrimRight(t, `\`))
 	if n%2 == 1 {
 		return nil, nil, "dangling line continuation at end of RUN block: remove the final `\\`"
@@ -415,21 +420,38 @@ func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
 		return &DeniedError{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 			Reason: reason, Advice: advice}
 	}
+	raw := src[w.Pos().Offset():w.End().Offset()]
+	// The common word is one piece of unquoted text without escapes or
+	// braces: its value is the text itself, with nothing to build.
+	if len(w.Parts) == 1 && strings.IndexAny(raw, "\\{") < 0 {
+		if x, ok := w.Parts[0].(*syntax.Lit); ok {
+			if i := strings.IndexByte(x.Value, '='); i <= 0 || !assignWordRe().MatchString(x.Value) {
+				if d := unquotedLit(x, w, src, true, false); d != nil {
+					return "", d
+				}
+				return checkValue(src, w, x.Value)
+			}
+		}
+	}
 	var b strings.Builder
 	// unq collects, per byte of b, whether it came from unquoted text,
-	// so brace and tilde rules can ignore quoted characters.
+	// so brace and tilde rules can ignore quoted characters. Only words
+	// with a { need it.
+	trackUnq := strings.IndexByte(raw, '{') >= 0
 	var unq []bool
 	push := func(s string, unquoted bool) {
 		b.WriteString(s)
-		for range len(s) {
-			unq = append(unq, unquoted)
+		if trackUnq {
+			for range len(s) {
+				unq = append(unq, unquoted)
+			}
 		}
 	}
 	// bash removes a line continuation before it expands, so
 	// `$\<newline>HOME` is $HOME and `$\<newline>'x'` is $'x'; mvdan drops
 	// the continuation and reads a literal $. Refused on the word as
 	// written (conservatively also inside single quotes).
-	if raw := src[w.Pos().Offset():w.End().Offset()]; strings.Contains(raw, "$\\\n") {
+	if strings.Contains(raw, "$\\\n") {
 		for i := strings.Index(raw, "$\\\n"); i >= 0; {
 			n := 0
 			for j := i - 1; j >= 0 && raw[j] == '\\'; j-- {
@@ -488,14 +510,22 @@ func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
 		return "", deny(RuleExpansion, w, fmt.Sprintf("`%s` is brace expansion (%s), which bash would turn into several words", nodeText(src, w), d),
 			"write each word out, or quote the braces")
 	}
+	return checkValue(src, w, val)
+}
+
+// checkValue applies the checks every argument's value gets: its length
+// and its characters.
+func checkValue(src string, w *syntax.Word, val string) (string, *DeniedError) {
 	if len(val) > MaxArg {
 		return "", &DeniedError{Rule: RuleArgTooLong, Word: nodeText(src, w)[:40] + "…", Line: int(w.Pos().Line()), Col: int(w.Pos().Col()),
 			Reason: fmt.Sprintf("an argument of %d bytes is over clada's limit of %d", len(val), MaxArg),
 			Advice: "pass large content in a file written with a WRITE block"}
 	}
 	if r, off := badRune(val); off >= 0 {
-		return "", deny(RuleCharacter, w, fmt.Sprintf("the argument contains %U, an invisible or control character", r),
-			"write the argument with visible characters only")
+		pos := w.Pos()
+		return "", &DeniedError{Rule: RuleCharacter, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+			Reason: fmt.Sprintf("the argument contains %U, an invisible or control character", r),
+			Advice: "write the argument with visible characters only"}
 	}
 	return val, nil
 }

@@ -423,7 +423,7 @@ func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
 	raw := src[w.Pos().Offset():w.End().Offset()]
 	// The common word is one piece of unquoted text without escapes or
 	// braces: its value is the text itself, with nothing to build.
-	if len(w.Parts) == 1 && strings.IndexAny(raw, "\\{") < 0 {
+	if len(w.Parts) == 1 && !strings.ContainsAny(raw, "\\{") {
 		if x, ok := w.Parts[0].(*syntax.Lit); ok {
 			if i := strings.IndexByte(x.Value, '='); i <= 0 || !assignWordRe().MatchString(x.Value) {
 				if d := unquotedLit(x, w, src, true, false); d != nil {

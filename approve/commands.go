@@ -422,19 +422,26 @@ func lineAt(data []byte, off int64) int {
 // other list is removed from there. A file that does not parse is
 // returned as an error and left untouched.
 func Add(root string, list List, pattern string, parse ParseFunc) (path string, err error) {
+	path, _, err = AddChanged(root, list, pattern, parse)
+	return path, err
+}
+
+// AddChanged is [Add], also reporting whether the file changed: false when
+// the same pattern (the same argv, however quoted) was already in list.
+func AddChanged(root string, list List, pattern string, parse ParseFunc) (path string, changed bool, err error) {
 	if list != ListAllowed && list != ListBlocked {
-		return "", fmt.Errorf("approve: unknown list %q", list)
+		return "", false, fmt.Errorf("approve: unknown list %q", list)
 	}
 	p, err := ParsePattern(pattern, parse)
 	if err != nil {
-		return "", fmt.Errorf("pattern %q: %w", strings.TrimSpace(pattern), err)
+		return "", false, fmt.Errorf("pattern %q: %w", strings.TrimSpace(pattern), err)
 	}
-	return update(root, parse, func(c *Commands) bool {
+	path, err = update(root, parse, func(c *Commands) bool {
 		dst, other := &c.Allowed, &c.Blocked
 		if list == ListBlocked {
 			dst, other = other, dst
 		}
-		changed := false
+		changed = false
 		if n := len(*other); n > 0 {
 			*other = slices.DeleteFunc(*other, p.same)
 			changed = len(*other) != n
@@ -445,6 +452,10 @@ func Add(root string, list List, pattern string, parse ParseFunc) (path string, 
 		}
 		return changed
 	})
+	if err != nil {
+		return "", false, err
+	}
+	return path, changed, nil
 }
 
 // Remove removes pattern from both lists, matching by argv so that

@@ -336,9 +336,13 @@ func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error 
 		if name == "block" {
 			list = approve.ListBlocked
 		}
-		path, err := approve.Add(abs, list, pattern, gateway.ParsePattern)
+		path, changed, err := approve.AddChanged(abs, list, pattern, gateway.ParsePattern)
 		if err != nil {
 			return storeError(err)
+		}
+		if !changed {
+			fmt.Fprintf(stdout, "clada: `%s` is already in %s in %s\n", pattern, list, path)
+			return nil
 		}
 		fmt.Fprintf(stdout, "clada: added `%s` to %s in %s\n", pattern, list, path)
 		return nil

@@ -1,0 +1,23 @@
+// Package gateway is the pipeline for RUN blocks: it decides each command
+// (allow, ask or deny) in the order of DESIGN.md §3 and runs a plan.
+//
+// [Gateway.Decide] applies, in order: the user's blocked patterns and the
+// built-in hard blocks (deny); confinement of the dir attribute and of a
+// path-like program (deny); the user's allowed patterns (allow); the
+// command specs and git rules (allow or deny; wrappers that run other
+// programs are ask); everything else is ask. Untrusted mode turns every
+// allow into ask. The verdict carries the rule, the offending word, the
+// reason and advice for the model, and what would run: the resolved
+// program and final arguments (git hardened) and extra environment.
+//
+// [Gateway.Plan] decides every RUN block of every document before anything
+// runs; a plan with any CSL error runs nothing. [Gateway.Execute] runs a
+// valid plan in document order: a TASKS group stops at its first refused,
+// declined or failed command, --stop-on-error stops everything, Ctrl-C
+// (a cancelled context) stops the running command and skips the rest.
+// Each block is decided again, on fresh symlink resolution, once a command
+// has run, because a command may have changed the file system.
+//
+// gateway never starts a shell: commands run through package runner with
+// the argv the parser produced, and nothing here expands or joins words.
+package gateway

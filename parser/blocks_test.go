@@ -831,32 +831,19 @@ func blocksDump(d *Document) string {
 
 // BenchmarkBlocks measures realistic 3-line RUN blocks; the dry run must
 // manage at least 100,000 blocks/s.
-func BenchmarkBlocks(b *testing.B) {
-	var sb strings.Builder
-	const n = 1000
-	for i := range n {
-		fmt.Fprintf(&sb, "Now step %d.\n<---RUN dir=\"sub\"--->\ngo test -run 'TestX%d' ./parser/...\n<---END--->\n", i, i)
-	}
-	in := sb.String()
-	p := New()
-	b.SetBytes(int64(len(in)))
-	b.ResetTimer()
-	for b.Loop() {
-		d, err := p.Blocks("bench", strings.NewReader(in))
-		if err != nil || len(d.Blocks) != n || !d.OK() {
-			b.Fatalf("%v %d %v", err, len(d.Blocks), d.Fatal)
-		}
-	}
-	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "blocks/s")
-}
+func BenchmarkBlocks(b *testing.B) { benchBlocks(b, `RUN dir="sub"`) }
 
 // BenchmarkBlocksNoAnalysis measures the document parser alone, on WRITE
 // blocks shaped like BenchmarkBlocks' RUN blocks.
-func BenchmarkBlocksNoAnalysis(b *testing.B) {
+func BenchmarkBlocksNoAnalysis(b *testing.B) { benchBlocks(b, `WRITE file="sub"`) }
+
+// benchBlocks parses 1,000 blocks opened by "<---"+marker+"--->", each with
+// a line of prose before it and a go test command as its body.
+func benchBlocks(b *testing.B, marker string) {
 	var sb strings.Builder
 	const n = 1000
 	for i := range n {
-		fmt.Fprintf(&sb, "Now step %d.\n<---WRITE file=\"sub\"--->\ngo test -run 'TestX%d' ./parser/...\n<---END--->\n", i, i)
+		fmt.Fprintf(&sb, "Now step %d.\n<---%s--->\ngo test -run 'TestX%d' ./parser/...\n<---END--->\n", i, marker, i)
 	}
 	in := sb.String()
 	p := New()

@@ -99,11 +99,8 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 				if t == TypeBool || t == TypeOpt {
 					continue
 				}
-				if i+1 >= len(args) {
-					return p, sp.flagValueErr(a, a, "needs a value")
-				}
-				i++
-				if err := sp.flagValue(&p, a, a, t, args[i]); err != nil {
+				var err *DeniedError
+				if i, err = sp.nextValue(&p, args, i, a, a, t); err != nil {
 					return p, err
 				}
 				continue
@@ -198,11 +195,8 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 			break
 		}
 		if t != TypeBool {
-			if i+1 >= len(args) {
-				return p, sp.flagValueErr(args[i], args[i], "needs a value")
-			}
-			i++
-			if err := sp.flagValue(&p, args[i-1], args[i-1], t, args[i]); err != nil {
+			var err *DeniedError
+			if i, err = sp.nextValue(&p, args, i, args[i], args[i], t); err != nil {
 				return p, err
 			}
 		}
@@ -226,11 +220,8 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 		if t == TypeBool {
 			continue
 		}
-		if i+1 >= len(args) {
-			return p, sp.flagValueErr(a, a, "needs a value")
-		}
-		i++
-		if err := sp.flagValue(&p, a, a, t, args[i]); err != nil {
+		var err *DeniedError
+		if i, err = sp.nextValue(&p, args, i, a, a, t); err != nil {
 			return p, err
 		}
 	}
@@ -245,6 +236,15 @@ func findExprStart(a string) bool {
 
 // flagValue checks the value of flag name (written as word) and records
 // paths and pattern flags.
+// nextValue takes the word after args[i] as the value of flag name,
+// written as word, and returns the index of that value word.
+func (sp *spec) nextValue(p *parsed, args []string, i int, word, name string, t ValueType) (int, *DeniedError) {
+	if i+1 >= len(args) {
+		return i, sp.flagValueErr(word, name, "needs a value")
+	}
+	return i + 1, sp.flagValue(p, word, name, t, args[i+1])
+}
+
 func (sp *spec) flagValue(p *parsed, word, name string, t ValueType, val string) *DeniedError {
 	if sp.patternFlags[name] {
 		p.pattern = true

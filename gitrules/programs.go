@@ -2,6 +2,7 @@ package gitrules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -33,30 +34,42 @@ type progOpt struct {
 const (
 	adviceProgram  = "drop the option: git runs the default program; a person is never asked to approve a program named in an option"
 	adviceTemplate = "drop the option: the repository gets git's built-in template"
+	adviceFilter   = "rewriting history with commands needs the person; ask them to run it"
 )
 
 // programLong are the screened long options, by name without "--". git's
 // parse-options accepts unambiguous abbreviations, so any word that is a
 // prefix of one of these names is screened as that option. Keep sorted;
 // update docs/rules.md too.
-var programLong = map[string]progOpt{
-	"cc-cmd":              {progDeny, []string{"send-email"}, "runs the command it names to find more recipients", adviceProgram},
-	"config":              {progDeny, []string{"clone"}, "sets configuration in the new repository, which can name programs for git to run", "clone without it; the person can configure the repository afterwards"},
-	"exec":                {progDeny, nil, "runs the program or shell command it names", adviceProgram},
-	"extcmd":              {progDeny, []string{"difftool"}, "runs the command it names on every changed file", "use git diff, or ask the person to run the diff tool"},
-	"header-cmd":          {progDeny, []string{"send-email"}, "runs the command it names for every message", adviceProgram},
-	"open-files-in-pager": {progDeny, nil, "opens the matching files in a pager program, which it may name", "drop the option: clada captures git's output"},
-	"output":              {progWrite, nil, "", ""},
-	"output-directory":    {progWrite, []string{"format-patch"}, "", ""},
-	"receive-pack":        {progDeny, nil, "runs the program it names as git-receive-pack", adviceProgram},
-	"reference":           {progRead, nil, "", ""},
-	"reference-if-able":   {progRead, nil, "", ""},
-	"sendmail-cmd":        {progDeny, []string{"send-email"}, "runs the command it names to send mail", adviceProgram},
-	"separate-git-dir":    {progDeny, nil, "puts the repository's .git directory somewhere else, where clada cannot protect it", "keep the repository in .git inside the project"},
-	"smtp-server":         {progDeny, []string{"send-email"}, "runs the program it names when the value is a path", "ask the person to send the mail"},
-	"template":            {progDeny, nil, "copies hooks and configuration from a directory into the repository", adviceTemplate},
-	"to-cmd":              {progDeny, []string{"send-email"}, "runs the command it names to find recipients", adviceProgram},
-	"upload-pack":         {progDeny, nil, "runs the program it names as git-upload-pack", adviceProgram},
+var programLong = map[string][]progOpt{
+	"browser":             {{progDeny, []string{"instaweb", "web--browse"}, "runs the browser program it names", adviceProgram}},
+	"cc-cmd":              {{progDeny, []string{"send-email"}, "runs the command it names to find more recipients", adviceProgram}},
+	"commit-filter":       {{progDeny, []string{"filter-branch"}, "runs the shell command it names for every commit", adviceFilter}},
+	"config":              {{progDeny, []string{"clone"}, "sets configuration in the new repository, which can name programs for git to run", "clone without it; the person can configure the repository afterwards"}},
+	"env-filter":          {{progDeny, []string{"filter-branch"}, "runs the shell command it names for every commit", adviceFilter}},
+	"exec":                {{progDeny, nil, "runs the program or shell command it names", adviceProgram}},
+	"extcmd":              {{progDeny, []string{"difftool"}, "runs the command it names on every changed file", "use git diff, or ask the person to run the diff tool"}},
+	"header-cmd":          {{progDeny, []string{"send-email"}, "runs the command it names for every message", adviceProgram}},
+	"httpd":               {{progDeny, []string{"instaweb"}, "runs the web server program it names", adviceProgram}},
+	"index-filter":        {{progDeny, []string{"filter-branch"}, "runs the shell command it names for every commit", adviceFilter}},
+	"msg-filter":          {{progDeny, []string{"filter-branch"}, "runs the shell command it names for every commit", adviceFilter}},
+	"open-files-in-pager": {{progDeny, nil, "opens the matching files in a pager program, which it may name", "drop the option: clada captures git's output"}},
+	"output":              {{action: progWrite}},
+	"output-directory":    {{action: progWrite, subs: []string{"format-patch"}}},
+	"parent-filter":       {{progDeny, []string{"filter-branch"}, "runs the shell command it names for every commit", adviceFilter}},
+	"receive-pack":        {{progDeny, nil, "runs the program it names as git-receive-pack", adviceProgram}},
+	"reference":           {{action: progRead}},
+	"reference-if-able":   {{action: progRead}},
+	"sendmail-cmd":        {{progDeny, []string{"send-email"}, "runs the command it names to send mail", adviceProgram}},
+	"separate-git-dir":    {{progDeny, nil, "puts the repository's .git directory somewhere else, where clada cannot protect it", "keep the repository in .git inside the project"}},
+	"smtp-server":         {{progDeny, []string{"send-email"}, "runs the program it names when the value is a path", "ask the person to send the mail"}},
+	"tag-name-filter":     {{progDeny, []string{"filter-branch"}, "runs the shell command it names for every tag", adviceFilter}},
+	// git commit --template reads a message template; everywhere else
+	// (init, clone, submodule) it copies hooks into the repository.
+	"template":    {{action: progRead, subs: []string{"commit"}}, {progDeny, nil, "copies hooks and configuration from a directory into the repository", adviceTemplate}},
+	"to-cmd":      {{progDeny, []string{"send-email"}, "runs the command it names to find recipients", adviceProgram}},
+	"tree-filter": {{progDeny, []string{"filter-branch"}, "runs the shell command it names for every commit", adviceFilter}},
+	"upload-pack": {{progDeny, nil, "runs the program it names as git-upload-pack", adviceProgram}},
 }
 
 // programShort says, per subcommand, which short options the screen knows:
@@ -135,7 +148,7 @@ func screenPrograms(sub string, args []string, v *Verdict) *Verdict {
 		for j := 1; j < len(a); j++ {
 			c := a[j]
 			if long, ok := short.deny[c]; ok {
-				o := programLong[long]
+				o, _ := applicable(sub, programLong[long])
 				return deny(a, fmt.Sprintf("git %s -%c (--%s) %s", sub, c, long, o.reason), o.advice)
 			}
 			if strings.IndexByte(short.write, c) >= 0 {
@@ -165,30 +178,30 @@ func lookupProgram(sub, name string) (string, progOpt, bool) {
 	if name == "" {
 		return "", progOpt{}, false
 	}
-	applies := func(o progOpt) bool {
-		if o.subs == nil {
-			return true
-		}
-		for _, s := range o.subs {
-			if s == sub {
-				return true
-			}
-		}
-		return false
-	}
-	if o, ok := programLong[name]; ok && applies(o) {
+	if o, ok := applicable(sub, programLong[name]); ok {
 		return name, o, true
 	}
 	best := ""
-	for full, o := range programLong {
-		if strings.HasPrefix(full, name) && applies(o) && (best == "" || full < best) {
-			best = full
+	var bestOpt progOpt
+	for full, opts := range programLong {
+		if !strings.HasPrefix(full, name) || (best != "" && full > best) {
+			continue
+		}
+		if o, ok := applicable(sub, opts); ok {
+			best, bestOpt = full, o
 		}
 	}
-	if best == "" {
-		return "", progOpt{}, false
+	return best, bestOpt, best != ""
+}
+
+// applicable returns the first of opts that applies to subcommand sub.
+func applicable(sub string, opts []progOpt) (progOpt, bool) {
+	for _, o := range opts {
+		if o.subs == nil || slices.Contains(o.subs, sub) {
+			return o, true
+		}
 	}
-	return best, programLong[best], true
+	return progOpt{}, false
 }
 
 // Options of read-only subcommands that are denied because they show a

@@ -22,7 +22,7 @@ var hardenReadOnly = []string{
 
 // afterSubcommand is inserted right after the subcommand word. Flags given
 // later by the model could undo them, which is why Check denies --ext-diff
-// and --textconv. Keep sorted; update DESIGN.md too.
+// and --textconv. Keep sorted.
 var afterSubcommand = map[string][]string{
 	"blame":      {"--no-textconv"},
 	"diff":       {"--no-ext-diff", "--no-textconv"},

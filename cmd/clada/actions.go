@@ -212,7 +212,7 @@ func exitCode(code int, writeErr error) error {
 	return exitError(code)
 }
 
-// planExit is the exit code of a dry run (DESIGN.md §7).
+// planExit is the exit code of a dry run (README, Exit codes).
 func planExit(p *gateway.Plan) int {
 	if !p.OK() {
 		return exitUsage

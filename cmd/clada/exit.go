@@ -1,7 +1,7 @@
 package main
 
-// Exit codes of DESIGN.md §7. Scripts under testdata/script assert them;
-// the README lists them.
+// Exit codes, as the README lists them. Scripts under testdata/script
+// assert them.
 const (
 	exitOK       = 0 // every block allowed and, when run, exited 0
 	exitFailed   = 1 // something was denied, not approved, skipped or failed

@@ -77,7 +77,7 @@ func (e *DeniedError) RuleCode() string { return string(e.Rule) }
 // Hint returns the advice for the model.
 func (e *DeniedError) Hint() string { return e.Advice }
 
-// Global options allowed before the subcommand. Keep sorted; update DESIGN.md too.
+// Global options allowed before the subcommand. Keep sorted.
 var globalAllowed = map[string]bool{
 	"--glob-pathspecs":     true,
 	"--icase-pathspecs":    true,
@@ -92,7 +92,7 @@ var globalAllowed = map[string]bool{
 type globalDenial struct{ reason, advice string }
 
 // Global options denied before the subcommand, by name without "=value".
-// Keep sorted; update DESIGN.md too.
+// Keep sorted.
 var globalDenied = map[string]globalDenial{
 	"--attr-source":  {"reads attributes, which name filter and diff programs, from elsewhere", "drop the option"},
 	"--bare":         {"treats the directory as a bare repository", "run git in the project's working tree"},

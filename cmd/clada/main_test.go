@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -24,6 +25,16 @@ func TestMain(m *testing.M) {
 			for _, a := range os.Args[1:] {
 				fmt.Println(a)
 			}
+		},
+		// tmpfill writes 100 files into $TMPDIR, as sort does when it
+		// spills, says where, and sleeps until it is killed.
+		"tmpfill": func() {
+			dir := os.Getenv("TMPDIR")
+			for i := range 100 {
+				os.WriteFile(filepath.Join(dir, fmt.Sprintf("spill%03d", i)), []byte("x"), 0o600)
+			}
+			fmt.Println("filled", dir)
+			time.Sleep(time.Hour)
 		},
 	})
 }

@@ -71,7 +71,8 @@ type Options struct {
 type Gateway struct {
 	opts     Options
 	resolver *specs.Resolver
-	dirs     map[string]bool // resolved dir attribute → is a directory; cleared with the resolver
+	dirs     map[string]bool   // resolved dir attribute → is a directory; cleared with the resolver
+	programs map[string]string // program → its file inside the root, "" when outside; cleared with the resolver
 }
 
 // New returns a Gateway for opts.
@@ -90,7 +91,7 @@ func New(opts Options) (*Gateway, error) {
 	if err != nil {
 		return nil, fmt.Errorf("project root: %w", err)
 	}
-	return &Gateway{opts: opts, resolver: r, dirs: map[string]bool{}}, nil
+	return &Gateway{opts: opts, resolver: r, dirs: map[string]bool{}, programs: map[string]string{}}, nil
 }
 
 // forget drops what the gateway learned about the file system, after a
@@ -98,6 +99,7 @@ func New(opts Options) (*Gateway, error) {
 func (g *Gateway) forget() {
 	g.resolver.Reset()
 	clear(g.dirs)
+	clear(g.programs)
 }
 
 // Root returns the resolved project root.
@@ -122,6 +124,12 @@ type Verdict struct {
 // (the RUN block's dir attribute, relative to the base directory; "" is
 // the base itself, the root unless [Options.Base] says otherwise).
 func (g *Gateway) Decide(argv []string, dir string) Verdict {
+	return g.projectProgram(argv, g.decide(argv, dir))
+}
+
+// decide is the decision order itself; Decide adds the project-program
+// check (project_program.go) after it.
+func (g *Gateway) decide(argv []string, dir string) Verdict {
 	root := g.resolver.Root()
 	attr := dir
 	dir = g.inBase(dir)

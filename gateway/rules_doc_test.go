@@ -18,8 +18,10 @@ import (
 
 // noExample are the rules docs/rules.md cannot show with a short
 // `clada check`: an unforeseen failure, a 128 KiB argument, and a git
-// configuration outside the project that includes a file inside it.
-var noExample = map[string]bool{RuleError: true, "argument-too-long": true, string(specs.RuleGitInclude): true}
+// configuration outside the project that includes a file inside it, and a
+// PATH that leads into the project.
+var noExample = map[string]bool{RuleError: true, "argument-too-long": true, string(specs.RuleGitInclude): true,
+	RuleProjectProgram: true}
 
 // docExample is one example line of docs/rules.md:
 // `clada check [--dir D] [--untrusted] 'BODY'`, `clada allow 'P'` or

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/clada/clada/approve"
+	"github.com/clada/clada/parser"
 	"github.com/clada/clada/specs"
 )
 
@@ -21,7 +22,7 @@ import (
 // configuration outside the project that includes a file inside it, and a
 // PATH that leads into the project.
 var noExample = map[string]bool{RuleError: true, "argument-too-long": true, string(specs.RuleGitInclude): true,
-	RuleProjectProgram: true}
+	RuleProjectProgram: true, string(parser.RuleBackslash): true}
 
 // docExample is one example line of docs/rules.md:
 // `clada check [--dir D] [--untrusted] 'BODY'`, `clada allow 'P'` or

@@ -124,11 +124,17 @@ type Verdict struct {
 // (the RUN block's dir attribute, relative to the base directory; "" is
 // the base itself, the root unless [Options.Base] says otherwise).
 func (g *Gateway) Decide(argv []string, dir string) Verdict {
+	// A model may never run clada to grant itself permissions: before
+	// any pattern (clada * would match) and whatever hard_blocks says.
+	if d := specs.SelfInvocation(argv); d != nil {
+		return refused(d, d.Arg)
+	}
 	return g.projectProgram(argv, g.decide(argv, dir))
 }
 
-// decide is the decision order itself; Decide adds the project-program
-// check (project_program.go) after it.
+// decide is the decision order itself; Decide adds the refusal of clada
+// itself (specs.SelfInvocation) before it and the project-program check
+// (project_program.go) after it.
 func (g *Gateway) decide(argv []string, dir string) Verdict {
 	root := g.resolver.Root()
 	attr := dir

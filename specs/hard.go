@@ -314,9 +314,12 @@ func HardBlock(argv []string, dir string, r *Resolver) *DeniedError {
 }
 
 func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
-	if len(argv) == 0 || depth > 8 {
-		return nil
-	}
+	return eachCommand(argv, depth, func(argv []string) *DeniedError { return hardBlockOne(argv, dir, r) })
+}
+
+// hardBlockOne applies the hard blocks to argv itself, not to the
+// commands it runs.
+func hardBlockOne(argv []string, dir string, r *Resolver) *DeniedError {
 	name := progName(argv[0])
 	if reason, ok := hardName(name); ok {
 		return &DeniedError{Rule: RuleHardBlock, Arg: argv[0], Reason: reason + "; clada never runs it", Advice: "do not use " + name + "; ask the person to run it themselves"}
@@ -349,12 +352,29 @@ func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
 				}
 			}
 		}
-	case shells[name]:
+	}
+	return nil
+}
+
+// eachCommand calls check on argv and on every command argv runs: through
+// wrappers (env, timeout, nice, xargs, busybox …) and through the script
+// of sh -c and the like, split roughly into commands. It returns the first
+// refusal, or nil.
+func eachCommand(argv []string, depth int, check func([]string) *DeniedError) *DeniedError {
+	if len(argv) == 0 || depth > 8 {
+		return nil
+	}
+	if e := check(argv); e != nil {
+		return e
+	}
+	name := progName(argv[0])
+	args := argv[1:]
+	if shells[name] {
 		for i, a := range args {
 			if a == "-c" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'c')) {
 				if i+1 < len(args) {
 					for _, cmd := range scriptCommands(args[i+1]) {
-						if e := hardBlock(cmd, dir, r, depth+1); e != nil {
+						if e := eachCommand(cmd, depth+1, check); e != nil {
 							return e
 						}
 					}
@@ -362,24 +382,25 @@ func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
 				break
 			}
 		}
-	default:
-		if w, ok := wrappers[name]; ok {
-			if name == "busybox" && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-				return hardBlock(args, dir, r, depth+1)
-			}
-			cmd, script := inner(name, w, args)
-			if script != "" {
-				for _, c := range scriptCommands(script) {
-					if e := hardBlock(c, dir, r, depth+1); e != nil {
-						return e
-					}
-				}
-				return nil
-			}
-			return hardBlock(cmd, dir, r, depth+1)
-		}
+		return nil
 	}
-	return nil
+	w, ok := wrappers[name]
+	if !ok {
+		return nil
+	}
+	if name == "busybox" && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return eachCommand(args, depth+1, check)
+	}
+	cmd, script := inner(name, w, args)
+	if script != "" {
+		for _, c := range scriptCommands(script) {
+			if e := eachCommand(c, depth+1, check); e != nil {
+				return e
+			}
+		}
+		return nil
+	}
+	return eachCommand(cmd, depth+1, check)
 }
 
 // operandsAfterFlags returns the words that are not flags: GNU programs

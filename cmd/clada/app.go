@@ -6,11 +6,16 @@ import (
 	"io"
 	"strings"
 
+	"github.com/clada/clada/approve"
 	"github.com/urfave/cli/v2"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
+
+// testOnlyClock, when set, measures the approval timeout; only the test
+// binary sets it (see TestMain), to wait out a 10 s timeout in 0.1 s.
+var testOnlyClock approve.Clock
 
 // run is main without os.Exit, so tests can call it.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

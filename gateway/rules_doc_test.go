@@ -17,8 +17,9 @@ import (
 )
 
 // noExample are the rules docs/rules.md cannot show with a short
-// `clada check`: an unforeseen failure, and a 128 KiB argument.
-var noExample = map[string]bool{RuleError: true, "argument-too-long": true}
+// `clada check`: an unforeseen failure, a 128 KiB argument, and a git
+// configuration outside the project that includes a file inside it.
+var noExample = map[string]bool{RuleError: true, "argument-too-long": true, string(specs.RuleGitInclude): true}
 
 // docExample is one example line of docs/rules.md:
 // `clada check [--dir D] [--untrusted] 'BODY'`, `clada allow 'P'` or

@@ -285,9 +285,9 @@ var (
 			"ahead-behind": b(), "branch": b(), "column": o(), "find-renames": o(),
 			"ignore-submodules": o(), "ignored": o(), "long": b(), "null": b(),
 			"porcelain": o(), "renames": b(), "short": b(), "show-stash": b(),
-			"untracked-files": o(), "verbose": b(),
+			"untracked-files": o(), "verbose": denyStatusVerbose,
 		}, map[byte]opt{
-			'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': b(), 'z': b(),
+			'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': denyStatusVerbose, 'z': b(),
 		}, "--short, --branch, --porcelain[=v2], --untracked-files[=no], -z")
 	})
 
@@ -321,7 +321,7 @@ var (
 			"quiet": b(), "remotes": o(), "revs-only": b(), "short": o(),
 			"shared-index-path": b(), "show-cdup": b(), "show-object-format": o(),
 			"show-prefix": b(), "show-ref-format": b(),
-			"show-superproject-working-tree": b(), "show-toplevel": b(),
+			"show-superproject-working-tree": denySuperproject, "show-toplevel": b(),
 			"since": v(), "sq": b(), "symbolic": b(), "symbolic-full-name": b(),
 			"tags": o(), "until": v(), "verify": b(),
 		}, map[byte]opt{'q': b()},

@@ -16,7 +16,7 @@ import (
 // Decision is what clada does with one command.
 type Decision string
 
-// The three decisions of DESIGN.md §3.
+// The three decisions (docs/rules.md).
 const (
 	Allow Decision = "allow"
 	Ask   Decision = "ask"
@@ -32,6 +32,9 @@ const (
 	RuleUntrusted      = "untrusted"
 	RuleDirNotFound    = "dir-not-found"
 	RuleNotFound       = "program-not-found"
+	// RuleError marks a failure clada did not foresee while deciding
+	// (an error without a rule code of its own); it denies.
+	RuleError = "error"
 )
 
 // refusal is how the gateway reads the reasons of every stage without
@@ -115,7 +118,7 @@ type Verdict struct {
 	Why string
 }
 
-// Decide applies the decision order of the design to argv, run in dir
+// Decide applies the decision order of docs/rules.md to argv, run in dir
 // (the RUN block's dir attribute, relative to the base directory; "" is
 // the base itself, the root unless [Options.Base] says otherwise).
 func (g *Gateway) Decide(argv []string, dir string) Verdict {
@@ -279,7 +282,7 @@ func refused(err error, word string) Verdict {
 		v.Rule, v.Advice = r.RuleCode(), r.Hint()
 	}
 	if v.Rule == "" {
-		v.Rule = "error"
+		v.Rule = RuleError
 	}
 	return v
 }

@@ -108,7 +108,7 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 				Command: strings.Trim(b.Body, "\n"), DirAttr: b.Dir, Status: StatusPlanned}
 			switch {
 			case b.Err != nil:
-				// The reason is the error as CSL.md §6 prints it:
+				// The reason is the error as docs/csl.md §6 prints it:
 				// SOURCE:LINE: message.
 				r.Verdict = Verdict{Decision: Deny, Rule: RuleCSLSyntax, Reason: b.Err.Error(),
 					Advice: "fix the block; while any block has a CSL error nothing in the reply runs"}

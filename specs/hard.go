@@ -6,8 +6,10 @@ import (
 	"strings"
 )
 
-// progName returns the name a program is known by: the base name, lower
+// ProgName returns the name a program is known by: the base name, lower
 // case (on macOS and Windows SUDO finds sudo), without .exe.
+func ProgName(argv0 string) string { return progName(argv0) }
+
 func progName(argv0 string) string {
 	n := argv0
 	if i := strings.LastIndexAny(n, `/\`); i >= 0 {
@@ -314,22 +316,25 @@ func HardBlock(argv []string, dir string, r *Resolver) *DeniedError {
 }
 
 func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
-	if len(argv) == 0 || depth > 8 {
-		return nil
-	}
+	return eachCommand(argv, depth, func(argv []string) *DeniedError { return hardBlockOne(argv, dir, r) })
+}
+
+// hardBlockOne applies the hard blocks to argv alone, not to the
+// commands it runs.
+func hardBlockOne(argv []string, dir string, r *Resolver) *DeniedError {
 	name := progName(argv[0])
 	if reason, ok := hardName(name); ok {
 		return &DeniedError{Rule: RuleHardBlock, Arg: argv[0], Reason: reason + "; clada never runs it", Advice: "do not use " + name + "; ask the person to run it themselves"}
 	}
 	args := argv[1:]
-	switch {
-	case name == "rm":
+	switch name {
+	case "rm":
 		for _, a := range operandsAfterFlags(args) {
 			if what := dangerousTarget(a, dir, r); what != "" {
 				return &DeniedError{Rule: RuleHardBlock, Arg: a, Reason: "rm of " + what + " would destroy it; clada never runs it", Advice: "remove single files inside the project instead"}
 			}
 		}
-	case name == "chmod" || name == "chown" || name == "chgrp":
+	case "chmod", "chown", "chgrp":
 		recursive := false
 		for _, a := range args {
 			if a == "--" {
@@ -349,12 +354,31 @@ func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
 				}
 			}
 		}
-	case shells[name]:
+	}
+	return nil
+}
+
+// eachCommand calls check on argv and on every command argv runs: through
+// wrappers (env [-i] [VAR=x] cmd, timeout 5 cmd, nice -n 5 cmd, nohup,
+// command, exec, xargs, busybox, taskset MASK cmd, flock FILE cmd, …) and
+// through the script of sh -c, flock FILE -c, script -c and the like,
+// split roughly into commands at blanks and shell operators. It returns
+// the first refusal, or nil.
+func eachCommand(argv []string, depth int, check func(argv []string) *DeniedError) *DeniedError {
+	if len(argv) == 0 || depth > 8 {
+		return nil
+	}
+	if e := check(argv); e != nil {
+		return e
+	}
+	name := progName(argv[0])
+	args := argv[1:]
+	if shells[name] {
 		for i, a := range args {
 			if a == "-c" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'c')) {
 				if i+1 < len(args) {
 					for _, cmd := range scriptCommands(args[i+1]) {
-						if e := hardBlock(cmd, dir, r, depth+1); e != nil {
+						if e := eachCommand(cmd, depth+1, check); e != nil {
 							return e
 						}
 					}
@@ -362,24 +386,25 @@ func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
 				break
 			}
 		}
-	default:
-		if w, ok := wrappers[name]; ok {
-			if name == "busybox" && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-				return hardBlock(args, dir, r, depth+1)
-			}
-			cmd, script := inner(name, w, args)
-			if script != "" {
-				for _, c := range scriptCommands(script) {
-					if e := hardBlock(c, dir, r, depth+1); e != nil {
-						return e
-					}
-				}
-				return nil
-			}
-			return hardBlock(cmd, dir, r, depth+1)
-		}
+		return nil
 	}
-	return nil
+	w, ok := wrappers[name]
+	if !ok {
+		return nil
+	}
+	if name == "busybox" && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return eachCommand(args, depth+1, check)
+	}
+	cmd, script := inner(name, w, args)
+	if script != "" {
+		for _, c := range scriptCommands(script) {
+			if e := eachCommand(c, depth+1, check); e != nil {
+				return e
+			}
+		}
+		return nil
+	}
+	return eachCommand(cmd, depth+1, check)
 }
 
 // operandsAfterFlags returns the words that are not flags: GNU programs

@@ -1,10 +1,7 @@
 package guide
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 // defaults is the Input of a project with clada's defaults.
 func defaults(t *testing.T) Input {
 	t.Helper()
@@ -26,26 +21,6 @@ func defaults(t *testing.T) Input {
 		t.Fatal(err)
 	}
 	return Input{Programs: set.Names(), Git: gitrules.Subcommands()}
-}
-
-// TestTextGolden keeps the instructions for a default project in
-// testdata/default.golden, so every change to them shows in a diff.
-func TestTextGolden(t *testing.T) {
-	t.Parallel()
-	got := Text(defaults(t))
-	path := filepath.Join("testdata", "default.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("instructions differ from %s (go test ./guide -update rewrites it) (-want +got):\n%s", path, diff)
-	}
 }
 
 // TestTextShort: the instructions stay under 60 lines, also with every

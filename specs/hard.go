@@ -167,6 +167,17 @@ func Wrapper(argv []string) (reason string, ok bool) {
 	return "", false
 }
 
+// RunsPrograms reports whether the program argv0 runs other programs or
+// code it is given: a wrapper, a shell or an interpreter, whatever its
+// arguments. A prefix pattern for such a program ("python *") would cover
+// any code, so clada never offers one.
+func RunsPrograms(argv0 string) bool {
+	name := progName(argv0)
+	_, w := wrappers[name]
+	_, ev := evalFlags[name]
+	return w || ev || shells[name] || isPythonVersion(name)
+}
+
 // xargsArgFile reports whether xargs args name a file of arguments:
 // -a FILE (alone or at the end of a cluster such as -ta), --arg-file or an
 // abbreviation of it.

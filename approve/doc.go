@@ -1,5 +1,5 @@
 // Package approve keeps clada's own permission files and asks the person at
-// the terminal (DESIGN.md §4 and §5).
+// the terminal (README, Files in .clada/).
 //
 // # The commands store
 //

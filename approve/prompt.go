@@ -2,6 +2,7 @@ package approve
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -50,6 +51,9 @@ const (
 	NoTimeout  NoReason = "timed out"    // no answer within the approval timeout
 	NoEOF      NoReason = "end of input" // Ctrl-D or the terminal's input ended
 	NoTTY      NoReason = "no terminal"  // no controlling terminal, or it failed
+	// NoInterrupted: the question was cancelled (Ctrl-C, SIGTERM, the
+	// client went away) before an answer came.
+	NoInterrupted NoReason = "interrupted"
 )
 
 // ErrNoTTY is returned by [OpenTTY] when there is no terminal to ask.
@@ -164,9 +168,10 @@ func (p *Prompter) Say(format string, args ...any) error {
 // q offers a Prefix, in any case; other input asks again, within the same time limit. It returns the answer and,
 // when it is No or Never, why. End of input, also after a partial line,
 // is No with [NoEOF]; no answer in time is No with [NoTimeout]; no
-// terminal is No with [NoTTY]. A read or write error is No with NoTTY and
+// terminal is No with [NoTTY]. Cancelling ctx ends the question at once:
+// No with [NoInterrupted]. A read or write error is No with NoTTY and
 // the error: Ask never approves when it returns an error.
-func (p *Prompter) Ask(q Question, timeout time.Duration) (Answer, NoReason, error) {
+func (p *Prompter) Ask(ctx context.Context, q Question, timeout time.Duration) (Answer, NoReason, error) {
 	if p == nil || p.noTTY {
 		return No, NoTTY, nil
 	}
@@ -174,6 +179,9 @@ func (p *Prompter) Ask(q Question, timeout time.Duration) (Answer, NoReason, err
 	defer p.mu.Unlock()
 	if p.closed {
 		return No, NoTTY, ErrClosed
+	}
+	if ctx.Err() != nil {
+		return No, NoInterrupted, nil
 	}
 	if timeout <= 0 {
 		timeout = DefaultApprovalTimeout
@@ -226,6 +234,11 @@ func (p *Prompter) Ask(q Question, timeout time.Duration) (Answer, NoReason, err
 		case <-timer.C:
 			_, _ = fmt.Fprintf(p.out, "\nclada: no answer within %s: not approved\n", fmtDuration(timeout.Round(time.Second)))
 			return No, NoTimeout, nil
+		case <-ctx.Done():
+			// The line being read, if one comes, is dropped before
+			// the next question (pending stays set).
+			_, _ = io.WriteString(p.out, "\nclada: interrupted: not approved\n")
+			return No, NoInterrupted, nil
 		}
 	}
 }

@@ -2,6 +2,7 @@ package approve
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"strings"
@@ -45,7 +46,7 @@ func TestAsk(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
 			p := NewPrompter(strings.NewReader(tt.in), &out)
-			got, why, err := p.Ask(testQuestion, 0)
+			got, why, err := p.Ask(context.Background(), testQuestion, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +90,7 @@ func TestAskSeveralQuestions(t *testing.T) {
 	var out bytes.Buffer
 	p := NewPrompter(strings.NewReader("y\nhuh\nv\n"), &out)
 	for i, want := range []Answer{Yes, Never, No} {
-		got, _, err := p.Ask(Question{Command: "make"}, time.Minute)
+		got, _, err := p.Ask(context.Background(), Question{Command: "make"}, time.Minute)
 		if err != nil || got != want {
 			t.Errorf("question %d: %v, %v; want %v", i, got, err, want)
 		}
@@ -106,7 +107,7 @@ func TestAskTimeout(t *testing.T) {
 	var out syncBuffer
 	p := NewPrompter(r, &out)
 	start := time.Now()
-	got, why, err := p.Ask(testQuestion, 100*time.Millisecond)
+	got, why, err := p.Ask(context.Background(), testQuestion, 100*time.Millisecond)
 	if err != nil || got != No || why != NoTimeout {
 		t.Fatalf("Ask = %v, %q, %v; want no, timed out", got, why, err)
 	}
@@ -123,7 +124,7 @@ func TestAskTimeout(t *testing.T) {
 	}
 	waitFor(t, func() bool { return len(p.res) == 1 })
 	go io.WriteString(w, "n\n")
-	got, why, err = p.Ask(testQuestion, time.Minute)
+	got, why, err = p.Ask(context.Background(), testQuestion, time.Minute)
 	if err != nil || got != No || why != NoAnswered {
 		t.Errorf("second Ask = %v, %q, %v; want the second line, no", got, why, err)
 	}
@@ -135,7 +136,7 @@ func TestAskTimeoutKeepsPendingRead(t *testing.T) {
 	defer w.Close()
 	var out syncBuffer
 	p := NewPrompter(r, &out)
-	if got, why, _ := p.Ask(testQuestion, 50*time.Millisecond); got != No || why != NoTimeout {
+	if got, why, _ := p.Ask(context.Background(), testQuestion, 50*time.Millisecond); got != No || why != NoTimeout {
 		t.Fatalf("first Ask = %v, %q", got, why)
 	}
 	// The read started for the first question is still waiting; the
@@ -148,7 +149,7 @@ func TestAskTimeoutKeepsPendingRead(t *testing.T) {
 		}
 		io.WriteString(w, "a\n")
 	}()
-	got, why, err := p.Ask(testQuestion, time.Minute)
+	got, why, err := p.Ask(context.Background(), testQuestion, time.Minute)
 	if err != nil || got != Always || why != "" {
 		t.Errorf("second Ask = %v, %q, %v; want always", got, why, err)
 	}
@@ -163,7 +164,7 @@ func TestNoTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, why, err := p.Ask(testQuestion, time.Minute)
+	got, why, err := p.Ask(context.Background(), testQuestion, time.Minute)
 	if err != nil || got != No || why != NoTTY {
 		t.Errorf("Ask without terminal = %v, %q, %v; want no, no terminal", got, why, err)
 	}
@@ -175,7 +176,7 @@ func TestNoTerminal(t *testing.T) {
 	}
 
 	var nilPrompter *Prompter
-	if got, why, err := nilPrompter.Ask(testQuestion, time.Minute); got != No || why != NoTTY || err != nil {
+	if got, why, err := nilPrompter.Ask(context.Background(), testQuestion, time.Minute); got != No || why != NoTTY || err != nil {
 		t.Errorf("nil Prompter: %v, %q, %v", got, why, err)
 	}
 
@@ -206,7 +207,7 @@ func TestOpenCloseSay(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		got, why, err := p.Ask(testQuestion, time.Minute)
+		got, why, err := p.Ask(context.Background(), testQuestion, time.Minute)
 		if got != No || why != NoTTY || err == nil {
 			t.Errorf("Ask interrupted by Close = %v, %q, %v; want no with an error", got, why, err)
 		}
@@ -217,7 +218,7 @@ func TestOpenCloseSay(t *testing.T) {
 	}
 	<-done
 	w.Close()
-	if _, _, err := p.Ask(testQuestion, time.Minute); !errors.Is(err, ErrClosed) {
+	if _, _, err := p.Ask(context.Background(), testQuestion, time.Minute); !errors.Is(err, ErrClosed) {
 		t.Errorf("Ask after Close: %v, want ErrClosed", err)
 	}
 }
@@ -241,5 +242,43 @@ func TestAnswerString(t *testing.T) {
 		if a.String() != want {
 			t.Errorf("%d.String() = %q, want %q", a, a.String(), want)
 		}
+	}
+}
+
+// Cancelling the context ends an open question at once with No and
+// NoInterrupted, and the answer typed afterwards goes to the next question.
+func TestAskCancelled(t *testing.T) {
+	t.Parallel()
+	r, w := io.Pipe()
+	defer w.Close()
+	var out syncBuffer
+	p := NewPrompter(r, &out)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for !strings.Contains(out.String(), "[y]es") {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	got, why, err := p.Ask(ctx, testQuestion, time.Minute)
+	if err != nil || got != No || why != NoInterrupted {
+		t.Fatalf("Ask = %v, %q, %v; want no, interrupted", got, why, err)
+	}
+	if !strings.HasSuffix(out.String(), "\nclada: interrupted: not approved\n") {
+		t.Errorf("output %q", out.String())
+	}
+	// An already cancelled context asks nothing.
+	before := out.String()
+	if got, why, _ := p.Ask(ctx, testQuestion, time.Minute); got != No || why != NoInterrupted || out.String() != before {
+		t.Errorf("Ask on a cancelled context = %v, %q and wrote %q", got, why, strings.TrimPrefix(out.String(), before))
+	}
+	go func() {
+		for strings.Count(out.String(), "[y]es") < 2 {
+			time.Sleep(time.Millisecond)
+		}
+		io.WriteString(w, "y\n")
+	}()
+	if got, why, err := p.Ask(context.Background(), testQuestion, time.Minute); err != nil || got != Yes {
+		t.Errorf("next Ask = %v, %q, %v; want yes", got, why, err)
 	}
 }

@@ -16,7 +16,7 @@ import (
 // Decision is what clada does with one command.
 type Decision string
 
-// The three decisions of DESIGN.md §3.
+// The three decisions (docs/rules.md).
 const (
 	Allow Decision = "allow"
 	Ask   Decision = "ask"
@@ -32,6 +32,9 @@ const (
 	RuleUntrusted      = "untrusted"
 	RuleDirNotFound    = "dir-not-found"
 	RuleNotFound       = "program-not-found"
+	// RuleError marks a failure clada did not foresee while deciding
+	// (an error without a rule code of its own); it denies.
+	RuleError = "error"
 )
 
 // refusal is how the gateway reads the reasons of every stage without
@@ -47,6 +50,11 @@ type refusal interface {
 type Options struct {
 	// Root is the project root; every path must stay inside it.
 	Root string
+	// Base is where the person stands, relative to Root and
+	// slash-separated ("" is the root): a block's dir attribute, and so
+	// the paths in its command, are relative to it. It is confined like
+	// any dir attribute.
+	Base string
 	// Specs are the effective command specs; nil means specs.Default().
 	Specs *specs.Set
 	// Commands are the user's allowed/blocked patterns; nil means none.
@@ -114,10 +122,13 @@ type Verdict struct {
 	Lost []string
 }
 
-// Decide applies the decision order of DESIGN.md §3 to argv, run in dir
-// (the RUN block's dir attribute, relative to the root; "" is the root).
+// Decide applies the decision order of docs/rules.md to argv, run in dir
+// (the RUN block's dir attribute, relative to the base directory; "" is
+// the base itself, the root unless [Options.Base] says otherwise).
 func (g *Gateway) Decide(argv []string, dir string) Verdict {
 	root := g.resolver.Root()
+	attr := dir
+	dir = g.inBase(dir)
 	// 1. Blocked patterns.
 	if v, ok := g.blocked(argv); ok {
 		return v
@@ -127,11 +138,11 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 	if dir != "" {
 		d, err := g.resolver.Resolve(root, dir)
 		if err != nil {
-			return refused(err, dir)
+			return refused(err, attr)
 		}
 		if !g.isDir(d) {
-			return Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: dir,
-				Reason: fmt.Sprintf("the dir attribute %q is not a directory inside the project", dir),
+			return Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: attr,
+				Reason: fmt.Sprintf("the dir attribute %q is not a directory inside the project", attr),
 				Advice: "create the directory first, or fix the dir attribute (it is relative to the project root)"}
 		}
 		absDir = d
@@ -234,6 +245,21 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 	return v
 }
 
+// inBase is dir (a dir attribute) relative to the root: joined onto the
+// base without cleaning, so that the resolver applies symlinks before
+// "..", as it does for every path.
+func (g *Gateway) inBase(dir string) string {
+	switch {
+	case g.opts.Base == "":
+		return dir
+	case dir == "":
+		return g.opts.Base
+	case filepath.IsAbs(dir) || strings.HasPrefix(dir, "~"):
+		return dir // refused or confined as written
+	}
+	return g.opts.Base + "/" + dir
+}
+
 // notRunnable says why the file at path cannot be started as a program,
 // or "" when it can, so nobody is asked to approve what cannot run.
 func notRunnable(path string) string {
@@ -284,7 +310,7 @@ func refused(err error, word string) Verdict {
 		v.Rule, v.Advice = r.RuleCode(), r.Hint()
 	}
 	if v.Rule == "" {
-		v.Rule = "error"
+		v.Rule = RuleError
 	}
 	return v
 }

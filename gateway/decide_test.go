@@ -10,7 +10,7 @@ import (
 	"github.com/clada/clada/parser"
 )
 
-// TestDecideOrder walks the decision order of DESIGN.md §3.
+// TestDecideOrder walks the decision order of docs/rules.md.
 func TestDecideOrder(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()

@@ -1,5 +1,5 @@
 // Package gateway is the pipeline for RUN blocks: it decides each command
-// (allow, ask or deny) in the order of DESIGN.md §3 and runs a plan.
+// (allow, ask or deny) in the order docs/rules.md describes and runs a plan.
 //
 // [Gateway.Decide] applies, in order: the user's blocked patterns and the
 // built-in hard blocks (deny); confinement of the dir attribute and of a

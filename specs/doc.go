@@ -1,7 +1,7 @@
 // Package specs decides whether a command is safe to run without asking:
 // command specs as data, getopt-style flag parsing, path confinement to the
-// project root, the built-in hard blocks and the wrapper rule (DESIGN.md
-// §3). It never runs a program and never starts a shell; it only looks at
+// project root, the built-in hard blocks and the wrapper rule
+// (docs/rules.md). It never runs a program and never starts a shell; it only looks at
 // argv and the file system.
 //
 // # Specs

@@ -17,8 +17,8 @@ func progName(argv0 string) string {
 	return strings.TrimSuffix(n, ".exe")
 }
 
-// hardNames are programs that are always blocked (DESIGN.md §3 step 1).
-// Keep in sync with DESIGN.md and the .clada/config.toml docs.
+// hardNames are programs that are always blocked (docs/rules.md,
+// hard-block). Keep in sync with that page and the README's config.toml section.
 var hardNames = map[string]string{
 	"sudo":     "sudo runs commands as another user",
 	"su":       "su switches user",
@@ -66,8 +66,8 @@ type wrapperOpts struct {
 	noCommand   bool     // operands are never a command (script's log file)
 }
 
-// wrappers run the rest of their argv as a command. Keep in sync with
-// DESIGN.md §3 ("never allowed by a spec").
+// wrappers run the rest of their argv as a command: never allowed by a
+// spec. Keep in sync with docs/rules.md (wrapper).
 var wrappers = map[string]wrapperOpts{
 	"env": {short: "uCS", long: []string{"--unset", "--chdir", "--split-string"}, envAssign: true},
 	"xargs": {short: "adEILnPs", optShort: "eil", noValue: "0oprtx", long: []string{"--arg-file", "--delimiter", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"},
@@ -395,7 +395,7 @@ var shellKeywords = map[string]bool{
 	"while": true, "until": true, "for": true, "in": true, "case": true, "esac": true, "time": true,
 }
 
-// HardBlock applies the built-in hard blocks of DESIGN.md §3 step 1 to
+// HardBlock applies the built-in hard blocks (docs/rules.md, hard-block) to
 // argv, run in dir (absolute): sudo, sudoedit, su, doas, mkfs, mkfs.*,
 // mke2fs, mkswap, wipefs, dd, shutdown, reboot, halt, poweroff; rm of "/", "~…", the root or a
 // directory containing it (any flags); chmod/chown/chgrp -R of the same.

@@ -28,7 +28,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func rootFlag() cli.Flag {
-	return &cli.StringFlag{Name: "root", Value: ".", Usage: "project root: every path must stay inside it, and .clada/ lives here"}
+	return &cli.StringFlag{Name: "root", Usage: "project root: every path must stay inside it, and .clada/ lives here",
+		DefaultText: "the nearest directory upwards with .clada/, else the git work tree's top, else the working directory"}
 }
 
 func formatFlag(usage string) cli.Flag {

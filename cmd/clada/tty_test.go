@@ -25,6 +25,7 @@ import (
 // whose controlling terminal is a pty that the test plays the person on.
 type ttyRun struct {
 	t      *testing.T
+	pid    int
 	ptmx   *os.File
 	stdout bytes.Buffer
 	stderr bytes.Buffer
@@ -57,6 +58,7 @@ func startTTY(t *testing.T, root, csl string, args ...string) *ttyRun {
 		tty.Close()
 		t.Fatalf("starting clada: %v", err)
 	}
+	r.pid = cmd.Process.Pid
 	tty.Close() // the child holds it now; reads on ptmx end when it exits
 	go func() {
 		buf := make([]byte, 4096)
@@ -467,5 +469,52 @@ func TestConcurrentAlways(t *testing.T) {
 	slices.Sort(got.Allowed)
 	if diff := cmp.Diff(want, got.Allowed); diff != "" {
 		t.Errorf("allowed after %d concurrent `always` answers (-want +got):\n%s", n, diff)
+	}
+}
+
+// TestTTYInterruptAtPrompt: Ctrl-C typed at the question (the terminal
+// sends SIGINT), or SIGTERM, answers no for that command, runs nothing
+// after it, reports what happened and exits 130 at once, not after the
+// approval timeout.
+func TestTTYInterruptAtPrompt(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"ctrl-c", "sigterm"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			root := newRoot(t)
+			r := startTTY(t, root, askCSL+"<---RUN--->\ntouch after\n<---END--->\n")
+			r.expect(askPrompt)
+			r.expect("): ")
+			start := time.Now()
+			if how == "ctrl-c" {
+				r.answer("\x03")
+			} else if err := syscall.Kill(r.pid, syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			var took time.Duration
+			select {
+			case err := <-r.done:
+				took = time.Since(start)
+				r.done <- err // for wait
+			case <-time.After(ttyWait):
+				t.Fatalf("clada did not exit after %s at the prompt", how)
+			}
+			code, _ := r.wait(ttyWait)
+			if took > 100*time.Millisecond {
+				t.Errorf("clada took %s to exit after %s at the prompt, want at most 100ms", took, how)
+			}
+			if code != exitInterrupted {
+				t.Errorf("exit code %d, want %d", code, exitInterrupted)
+			}
+			out := r.stdout.String()
+			for _, want := range []string{"not run: needs approval (interrupted)", "skipped: clada was interrupted"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("report does not contain %q:\n%s", want, out)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(root, "after")); err == nil {
+				t.Error("a block ran after the interrupt")
+			}
+		})
 	}
 }

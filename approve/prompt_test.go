@@ -75,7 +75,7 @@ func TestAskPrefix(t *testing.T) {
 		{"x\ny\n", ask + hint + ask, Yes},
 	} {
 		var out bytes.Buffer
-		got, _, err := NewPrompter(strings.NewReader(tt.in), &out).Ask(q, 0)
+		got, _, err := NewPrompter(strings.NewReader(tt.in), &out).Ask(context.Background(), q, 0)
 		if err != nil || got != tt.want {
 			t.Errorf("Ask(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 		}

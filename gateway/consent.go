@@ -17,7 +17,7 @@ import (
 const RulePatternWord = "pattern-word"
 
 // consent applies the user's allowed patterns to v, an ask for argv run
-// in absDir (DESIGN.md §3: a pattern is consent, not exemption). Only an
+// in absDir (docs/rules.md: a pattern is consent, not exemption). Only an
 // ask is ever turned into an allow; a deny stays a deny. An exact
 // pattern, which the person saw whole, allows. A prefix pattern allows
 // unless one of the words its * stands for resolves outside the root or

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Simple wrappers (DESIGN.md §3) run one command, changed only in ways
+// Simple wrappers (docs/rules.md, `wrapper`) run one command, changed only in ways
 // that do not change what it does: its environment (env), priority
 // (nice), time limit (timeout), buffering (stdbuf), hang-up signal
 // (nohup), or measured time (time). The gateway judges such a command by
@@ -85,7 +85,7 @@ type simpleWrapper struct {
 var helpVersion = []wrapOpt{{long: "help"}, {long: "version"}}
 
 // simpleWrappers are the wrappers judged by what they run. Keep in sync
-// with DESIGN.md §3 and the README.
+// with docs/rules.md and the README.
 var simpleWrappers = map[string]*simpleWrapper{
 	"env": {
 		opts: append([]wrapOpt{

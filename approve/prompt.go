@@ -91,6 +91,39 @@ type Prompter struct {
 	res     chan readResult // its answer; cap 1
 	pending bool            // a line was requested and not received
 	closed  bool
+	clock   Clock // nil: the real clock
+}
+
+// Clock is where a [Prompter] reads the time of its approval timeout.
+// The real clock is time.Now and time.NewTimer; tests of clada's binary
+// give a faster one, so that waiting out the shortest allowed approval
+// timeout (10 s) takes a fraction of a second while clada still shows and
+// reports the configured time.
+type Clock interface {
+	Now() time.Time
+	NewTimer(d time.Duration) *time.Timer
+}
+
+// SetClock makes p measure its approval timeout with c; nil is the real
+// clock.
+func (p *Prompter) SetClock(c Clock) {
+	if p != nil {
+		p.clock = c
+	}
+}
+
+func (p *Prompter) now() time.Time {
+	if p.clock == nil {
+		return time.Now()
+	}
+	return p.clock.Now()
+}
+
+func (p *Prompter) newTimer(d time.Duration) *time.Timer {
+	if p.clock == nil {
+		return time.NewTimer(d)
+	}
+	return p.clock.NewTimer(d)
 }
 
 type readResult struct {
@@ -187,8 +220,8 @@ func (p *Prompter) Ask(ctx context.Context, q Question, timeout time.Duration) (
 		timeout = DefaultApprovalTimeout
 	}
 	p.start.Do(func() { go p.read() })
-	deadline := time.Now().Add(timeout)
-	timer := time.NewTimer(timeout)
+	deadline := p.now().Add(timeout)
+	timer := p.newTimer(timeout)
 	defer timer.Stop()
 
 	// Drop what was typed for an earlier question that timed out, and
@@ -230,7 +263,7 @@ func (p *Prompter) Ask(ctx context.Context, q Question, timeout time.Duration) (
 				return a, "", nil
 			}
 			_, _ = io.WriteString(p.out, retry(q))
-			left = time.Until(deadline)
+			left = deadline.Sub(p.now())
 		case <-timer.C:
 			_, _ = fmt.Fprintf(p.out, "\nclada: no answer within %s: not approved\n", fmtDuration(timeout.Round(time.Second)))
 			return No, NoTimeout, nil

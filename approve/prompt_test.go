@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -127,6 +129,52 @@ func TestAskTimeout(t *testing.T) {
 	got, why, err = p.Ask(context.Background(), testQuestion, time.Minute)
 	if err != nil || got != No || why != NoAnswered {
 		t.Errorf("second Ask = %v, %q, %v; want the second line, no", got, why, err)
+	}
+}
+
+// stepClock is a Clock on which each NewTimer fires at once and Now
+// jumps by step at every call, so a question with a 30 s timeout and a
+// bad answer shows the time left as it passes on that clock.
+type stepClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	step   time.Duration
+	timers []time.Duration // what NewTimer was asked for
+}
+
+func (c *stepClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(c.step)
+	return c.now
+}
+
+func (c *stepClock) NewTimer(d time.Duration) *time.Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.timers = append(c.timers, d)
+	return time.NewTimer(0)
+}
+
+// TestAskClock: the approval timeout is measured on the Prompter's clock,
+// and what the person is shown is the time on that clock.
+func TestAskClock(t *testing.T) {
+	t.Parallel()
+	r, w := io.Pipe()
+	defer w.Close()
+	var out syncBuffer
+	p := NewPrompter(r, &out)
+	clock := &stepClock{step: 10 * time.Second}
+	p.SetClock(clock)
+	got, why, err := p.Ask(context.Background(), testQuestion, 30*time.Second)
+	if err != nil || got != No || why != NoTimeout {
+		t.Fatalf("Ask = %v, %q, %v; want no, timed out", got, why, err)
+	}
+	if want := []time.Duration{30 * time.Second}; !slices.Equal(clock.timers, want) {
+		t.Errorf("the clock's timers = %v, want %v", clock.timers, want)
+	}
+	if !strings.Contains(out.String(), "(30s): ") || !strings.HasSuffix(out.String(), "\nclada: no answer within 30s: not approved\n") {
+		t.Errorf("output %q: want the question with 30s and the timeout message with 30s", out.String())
 	}
 }
 

@@ -126,6 +126,11 @@ type Verdict struct {
 // (the RUN block's dir attribute, relative to the base directory; "" is
 // the base itself, the root unless [Options.Base] says otherwise).
 func (g *Gateway) Decide(argv []string, dir string) Verdict {
+	// 0. clada itself: its permissions are the person's, and clada exec
+	// is judged by what it runs (self.go).
+	if v, ok := g.decideSelf(argv, dir); ok {
+		return v
+	}
 	root := g.resolver.Root()
 	attr := dir
 	dir = g.inBase(dir)

@@ -17,9 +17,11 @@ import (
 )
 
 // noExample are the rules docs/rules.md cannot show with a short
-// `clada check`: an unforeseen failure, a 128 KiB argument, and a git
-// configuration outside the project that includes a file inside it.
-var noExample = map[string]bool{RuleError: true, "argument-too-long": true, string(specs.RuleGitInclude): true}
+// `clada check`: an unforeseen failure, a 128 KiB argument, a git
+// configuration outside the project that includes a file inside it, and
+// self-exec, which needs the running clada (here the test binary) on PATH,
+// as the scripts of cmd/clada have it (exec_self_*.txtar).
+var noExample = map[string]bool{RuleError: true, "argument-too-long": true, string(specs.RuleGitInclude): true, RuleSelfExec: true}
 
 // docExample is one example line of docs/rules.md:
 // `clada check [--dir D] [--untrusted] 'BODY'`, `clada allow 'P'` or

@@ -6,8 +6,10 @@ import (
 	"strings"
 )
 
-// progName returns the name a program is known by: the base name, lower
+// ProgName returns the name a program is known by: the base name, lower
 // case (on macOS and Windows SUDO finds sudo), without .exe.
+func ProgName(argv0 string) string { return progName(argv0) }
+
 func progName(argv0 string) string {
 	n := argv0
 	if i := strings.LastIndexAny(n, `/\`); i >= 0 {
@@ -412,22 +414,25 @@ func HardBlock(argv []string, dir string, r *Resolver) *DeniedError {
 }
 
 func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
-	if len(argv) == 0 || depth > 8 {
-		return nil
-	}
+	return eachCommandIn(argv, dir, r, depth, func(argv []string, dir string) *DeniedError { return hardBlockOne(argv, dir, r) })
+}
+
+// hardBlockOne applies the hard blocks to argv alone, not to the
+// commands it runs.
+func hardBlockOne(argv []string, dir string, r *Resolver) *DeniedError {
 	name := progName(argv[0])
 	if reason, ok := hardName(name); ok {
 		return &DeniedError{Rule: RuleHardBlock, Arg: argv[0], Reason: reason + "; clada never runs it", Advice: "do not use " + name + "; ask the person to run it themselves"}
 	}
 	args := argv[1:]
-	switch {
-	case name == "rm":
+	switch name {
+	case "rm":
 		for _, a := range operandsAfterFlags(args) {
 			if what := dangerousTarget(a, dir, r); what != "" {
 				return &DeniedError{Rule: RuleHardBlock, Arg: a, Reason: "rm of " + what + " would destroy it; clada never runs it", Advice: "remove single files inside the project instead"}
 			}
 		}
-	case name == "chmod" || name == "chown" || name == "chgrp":
+	case "chmod", "chown", "chgrp":
 		recursive := false
 		for _, a := range args {
 			if a == "--" {
@@ -447,12 +452,41 @@ func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
 				}
 			}
 		}
-	case shells[name]:
+	}
+	return nil
+}
+
+// eachCommand calls check on argv and on every command argv runs: through
+// wrappers (env [-i] [VAR=x] cmd, timeout 5 cmd, nice -n 5 cmd, nohup,
+// command, exec, xargs, busybox, taskset MASK cmd, flock FILE cmd, …) and
+// through the script of sh -c, flock FILE -c, script -c and the like,
+// split roughly into commands at blanks and shell operators. It returns
+// the first refusal, or nil.
+func eachCommand(argv []string, depth int, check func(argv []string) *DeniedError) *DeniedError {
+	return eachCommandIn(argv, "", nil, depth, func(argv []string, _ string) *DeniedError { return check(argv) })
+}
+
+// eachCommandIn is eachCommand that also tells check the directory each
+// command runs in: dir, or where env -C moves it (resolved with r; dir
+// and r may be "" and nil when check does not need it). Simple wrappers
+// are taken apart as they parse their options ([Unwrap]); for other
+// wrappers, an option clada does not know is read both with and without
+// a value ([innerCommands]).
+func eachCommandIn(argv []string, dir string, r *Resolver, depth int, check func(argv []string, dir string) *DeniedError) *DeniedError {
+	if len(argv) == 0 || depth > 8 {
+		return nil
+	}
+	if e := check(argv, dir); e != nil {
+		return e
+	}
+	name := progName(argv[0])
+	args := argv[1:]
+	if shells[name] {
 		for i, a := range args {
 			if a == "-c" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'c')) {
 				if i+1 < len(args) {
 					for _, cmd := range scriptCommands(args[i+1]) {
-						if e := hardBlock(cmd, dir, r, depth+1); e != nil {
+						if e := eachCommandIn(cmd, dir, r, depth+1, check); e != nil {
 							return e
 						}
 					}
@@ -460,33 +494,34 @@ func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
 				break
 			}
 		}
-	default:
-		if w, ok := wrappers[name]; ok {
-			if name == "busybox" && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-				return hardBlock(args, dir, r, depth+1)
-			}
-			if u, ok := unwrapAs(name, argv); ok && !u.Opaque && u.Deny == nil {
-				return hardBlock(u.Inner, chdir(dir, u.Chdir, r), r, depth+1)
-			}
-			var found *DeniedError
-			innerCommands(name, w, args, func(cmd []string, script string) {
-				if found != nil {
-					return
-				}
-				if script != "" {
-					for _, c := range scriptCommands(script) {
-						if found = hardBlock(c, dir, r, depth+1); found != nil {
-							return
-						}
-					}
-					return
-				}
-				found = hardBlock(cmd, dir, r, depth+1)
-			})
-			return found
-		}
+		return nil
 	}
-	return nil
+	w, ok := wrappers[name]
+	if !ok {
+		return nil
+	}
+	if name == "busybox" && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return eachCommandIn(args, dir, r, depth+1, check)
+	}
+	if u, ok := unwrapAs(name, argv); ok && !u.Opaque && u.Deny == nil {
+		return eachCommandIn(u.Inner, chdir(dir, u.Chdir, r), r, depth+1, check)
+	}
+	var found *DeniedError
+	innerCommands(name, w, args, func(cmd []string, script string) {
+		if found != nil {
+			return
+		}
+		if script != "" {
+			for _, c := range scriptCommands(script) {
+				if found = eachCommandIn(c, dir, r, depth+1, check); found != nil {
+					return
+				}
+			}
+			return
+		}
+		found = eachCommandIn(cmd, dir, r, depth+1, check)
+	})
+	return found
 }
 
 // chdir returns the directory a command runs in after env -C c, run in

@@ -113,6 +113,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 			x.NoAsk = approve.NoTTY
 		} else {
 			defer prompter.Close()
+			prompter.SetClock(testOnlyClock)
 			x.Asker = prompter
 		}
 	}

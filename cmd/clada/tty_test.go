@@ -43,12 +43,19 @@ const ttyWait = 10 * time.Second // how long any one step may take
 // whose controlling terminal is a fresh pty.
 func startTTY(t *testing.T, root, csl string, args ...string) *ttyRun {
 	t.Helper()
+	return startTTYProgram(t, "clada", root, csl, args...)
+}
+
+// startTTYProgram is startTTY for one of the programs TestMain registers.
+func startTTYProgram(t *testing.T, program, root, csl string, args ...string) *ttyRun {
+	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Fatalf("opening a pty: %v", err)
 	}
 	r := &ttyRun{t: t, ptmx: ptmx, done: make(chan error, 1), read: make(chan struct{})}
 	cmd := cladaCmd(t, root, append([]string{"run", "--root", root}, args...)...)
+	cmd.Args[0] = program
 	cmd.Stdin = strings.NewReader(csl)
 	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
 	cmd.ExtraFiles = []*os.File{tty} // fd 3 in the child
@@ -278,22 +285,23 @@ func TestTTYPromptPrefix(t *testing.T) {
 }
 
 // TestTTYPromptTimeout waits out the shortest approval timeout (10 s): no
-// answer counts as no. It is the only slow test here and runs in parallel
-// with the others.
+// answer counts as no. clada-fastclock runs the timeout on a clock 100
+// times faster than the real one and says which timers it started, so the
+// test sees that clada waited the configured 10 s (on that clock) and
+// then gave up, without measuring real time.
 func TestTTYPromptTimeout(t *testing.T) {
 	t.Parallel()
 	root := newRoot(t)
 	if err := os.WriteFile(filepath.Join(root, ".clada", "config.toml"), []byte("approval_timeout = \"10s\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	r := startTTY(t, root, askCSL)
+	r := startTTYProgram(t, "clada-fastclock", root, askCSL)
 	r.expect(askPrompt)
 	r.expect("(10s): ")
-	code, _ := r.wait(20 * time.Second)
 	r.expect("no answer within 10s: not approved")
-	if took := time.Since(start); took < 9*time.Second {
-		t.Errorf("clada gave up after %s, before the 10s approval timeout", took)
+	code, _ := r.wait(ttyWait)
+	if got, want := r.stderr.String(), "clada-fastclock: timer 10s\n"; !strings.Contains(got, want) || strings.Count(got, "clada-fastclock:") != 1 {
+		t.Errorf("clada should start exactly one timer, of 10s, for the question; stderr:\n%s", got)
 	}
 	if code != exitFailed {
 		t.Errorf("exit code %d, want %d", code, exitFailed)

@@ -230,6 +230,8 @@ func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error 
 		list := approve.ListAllowed
 		if name == "block" {
 			list = approve.ListBlocked
+		} else if err := gateway.CheckAllowPattern(abs, pattern); err != nil {
+			return withHint(err, "%s", err.(*gateway.PatternError).Advice)
 		}
 		path, changed, err := approve.AddChanged(abs, list, pattern, gateway.ParsePattern)
 		if err != nil {

@@ -252,6 +252,38 @@ func TestTTYPrompt(t *testing.T) {
 	}
 }
 
+// TestTTYPromptPrefix: the prompt offers the program-and-subcommand
+// prefix; answering p runs the command and remembers the prefix, which
+// covers the next command of that kind but not one reaching outside.
+func TestTTYPromptPrefix(t *testing.T) {
+	t.Parallel()
+	root := newRoot(t)
+	r := startTTY(t, root, "<---RUN--->\ntrue run one\n<---END--->\n")
+	r.expect("clada: run `true run one` in . (`true` is not in clada's specs)? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
+	r.answer("p\n")
+	code, _ := r.wait(ttyWait)
+	if code != exitOK {
+		t.Fatalf("exit code %d, want %d; stdout:\n%s", code, exitOK, &r.stdout)
+	}
+	path := filepath.Join(root, ".clada", "commands.toml")
+	if want := "clada: added `true run *` to allowed in " + path; !strings.Contains(r.stderr.String(), want) {
+		t.Errorf("stderr does not say %q:\n%s", want, &r.stderr)
+	}
+	if f := readCommandsFile(t, root); fmt.Sprint(f.Allowed) != "[true run *]" {
+		t.Errorf("commands.toml allowed = %q, want [true run *]", f.Allowed)
+	}
+	r2 := startTTY(t, root, "<---RUN--->\ntrue run two\n<---END--->\n<---RUN--->\ntrue run ../x\n<---END--->\n")
+	r2.expect("clada: run `true run ../x` in . (the pattern `true run *` covers this command, but ../x resolves to ")
+	r2.answer("n\n")
+	code, term := r2.wait(ttyWait)
+	if strings.Contains(term, "`true run two`") || !strings.Contains(r2.stdout.String(), "allowed (allowed-pattern)") {
+		t.Errorf("`true run two` was not allowed by the prefix; terminal %q, stdout:\n%s", term, &r2.stdout)
+	}
+	if code != exitFailed {
+		t.Errorf("exit code %d, want %d", code, exitFailed)
+	}
+}
+
 // TestTTYPromptTimeout waits out the shortest approval timeout (10 s): no
 // answer counts as no. clada-fastclock runs the timeout on a clock 100
 // times faster than the real one and says which timers it started, so the

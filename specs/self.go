@@ -1,54 +1,64 @@
 package specs
 
-// RuleClada denies a command that runs clada itself in a way that changes
-// what clada allows or runs without asking: clada allow, block and
-// forget edit the person's patterns, and clada run (other than a dry run)
-// can approve every ask with --trust-all or run another project's
-// patterns with --root. A model must never grant itself permissions.
-const RuleClada Rule = "clada-self"
+import "strings"
 
-// cladaReadOnly are the clada subcommands and options a command may run:
-// they print and change nothing. Anything else, including subcommands
-// clada does not have yet, is denied.
-var cladaReadOnly = map[string]bool{
-	"check": true, "list": true, "specs": true, "prompt": true,
-	"help": true, "h": true, "--help": true, "-h": true, "--version": true, "-v": true,
+// RuleSelfPermission denies a command that would change clada's own
+// permissions: clada allow, block or forget, and clada hook install or
+// uninstall, which edits the agent's hook settings.
+const RuleSelfPermission Rule = "self-permission"
+
+// selfPermission are the clada subcommands that change what clada allows
+// (keep in step with cmd/clada and README "clada hook").
+var selfPermission = map[string]string{
+	"allow":  "clada allow adds to the patterns clada allows",
+	"block":  "clada block changes the patterns clada blocks",
+	"forget": "clada forget removes allowed and blocked patterns",
 }
 
-// SelfInvocation returns a denial when argv, or a command it runs through
-// a wrapper or a shell's -c script, runs clada other than to print
-// something (check, list, specs, prompt, help, --version, run --dry-run).
-// Unlike the hard blocks it cannot be switched off. A program counts as
-// clada by its base name (clada, /usr/local/bin/clada, clada.exe).
-func SelfInvocation(argv []string) *DeniedError {
-	return eachCommand(argv, 0, cladaForm)
+// SelfPermission refuses argv when it, or a command it runs through a
+// wrapper or a shell script (env clada allow x, sh -c 'clada forget x'),
+// is clada changing its own permissions: `clada allow`, `clada block`,
+// `clada forget`, `clada hook install`, `clada hook uninstall`. A model
+// may never change what it is allowed to do; only the person may. Any
+// program named clada counts, wherever it is. It returns nil otherwise.
+// Unlike the hard blocks, this check cannot be switched off.
+func SelfPermission(argv []string) *DeniedError {
+	return eachCommand(argv, 0, selfPermissionOne)
 }
 
-func cladaForm(argv []string) *DeniedError {
+func selfPermissionOne(argv []string) *DeniedError {
 	if progName(argv[0]) != "clada" {
 		return nil
 	}
-	if len(argv) == 1 || cladaReadOnly[argv[1]] {
-		return nil // clada alone prints its usage
-	}
-	word := argv[1]
-	if word == "run" {
-		for _, a := range argv[2:] {
-			if a == "--" {
-				break
-			}
-			if a == "--dry-run" || a == "-dry-run" || a == "--dry-run=true" {
-				return nil
-			}
+	sub, rest := Subcommand(argv[1:])
+	why, ok := selfPermission[sub]
+	if !ok && sub == "hook" {
+		if s, _ := Subcommand(rest); s == "install" || s == "uninstall" {
+			why, ok = "clada hook "+s+" changes the agent's hook settings", true
 		}
 	}
-	reason := "clada " + word + " would let the command change what clada allows or run commands without the person's approval"
-	switch word {
-	case "allow", "block", "forget":
-		reason = "clada " + word + " edits the person's allowed and blocked patterns; a command may never change its own permissions"
-	case "run":
-		reason = "clada run without --dry-run runs commands, and with --trust-all or --root it would approve them without the person"
+	if !ok {
+		return nil
 	}
-	return &DeniedError{Rule: RuleClada, Arg: word, Reason: reason,
-		Advice: "do not run clada from a RUN block; ask the person to approve commands themselves (clada check and clada run --dry-run are fine)"}
+	return &DeniedError{Rule: RuleSelfPermission, Arg: sub,
+		Reason: why + "; a model may never change its own permissions",
+		Advice: "ask the person to run it themselves if it is needed"}
+}
+
+// Subcommand returns the first word of args that is not an option, the
+// subcommand urfave/cli would run, and the words after it. It returns ""
+// when every word is an option.
+func Subcommand(args []string) (sub string, rest []string) {
+	for i, a := range args {
+		if a == "--" {
+			if i+1 < len(args) {
+				return args[i+1], args[i+2:]
+			}
+			return "", nil
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return a, args[i+1:]
+		}
+	}
+	return "", nil
 }

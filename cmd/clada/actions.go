@@ -17,6 +17,7 @@ import (
 
 	"github.com/clada/clada/approve"
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/output"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/report"
 	"github.com/clada/clada/specs"
@@ -33,6 +34,7 @@ type runOptions struct {
 	timeout     time.Duration
 	timeoutSet  bool
 	maxOutput   string
+	budget      string // --report-budget
 	stopOnError bool
 	keepGoing   bool
 }
@@ -114,12 +116,16 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 			warnf(stderr, "%s", w.Error())
 		}
 	}
+	budget, err := reportBudget(o.budget, p.config)
+	if err != nil {
+		return err
+	}
 	plan := p.gateway.Plan(docs)
 	// The report makes many small writes (a dry run of 10,000 blocks made
 	// 33,000 write calls); buffer them, and flush after each executed block
 	// so that the model and the person see it as soon as it is finished.
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	rep := report.New(out, format, o.dryRun)
+	rep := report.New(out, format, report.Options{DryRun: o.dryRun, Budget: budget})
 	if o.dryRun || !plan.OK() {
 		for _, r := range plan.Results {
 			rep.Block(r)
@@ -131,7 +137,8 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 
 	x := gateway.ExecOptions{TrustAll: o.trustAll, StopOnError: o.stopOnError, Diag: stderr,
-		ApprovalTimeout: p.config.ApprovalTimeout}
+		ApprovalTimeout: p.config.ApprovalTimeout, Output: output.NewStore(p.root, budget.Bytes)}
+	defer x.Output.Close()
 	x.Runner.Timeout, x.Runner.MaxOutput = p.config.Timeout, p.config.MaxOutput
 	if o.timeoutSet {
 		x.Runner.Timeout = o.timeout
@@ -302,7 +309,7 @@ func checkAction(o checkOptions, stdout, stderr io.Writer) error {
 	}
 	r := p.gateway.Check(body, o.dir)
 	plan := &gateway.Plan{Results: []*gateway.Result{r}}
-	rep := report.New(stdout, format, true)
+	rep := report.New(stdout, format, report.Options{DryRun: true})
 	rep.Block(r)
 	code := planExit(plan)
 	if format == report.JSON {

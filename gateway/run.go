@@ -114,7 +114,7 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 				Command: strings.Trim(b.Body, "\n"), DirAttr: b.Dir, Status: StatusPlanned}
 			switch {
 			case b.Err != nil:
-				// The reason is the error as CSL.md §6 prints it:
+				// The reason is the error as docs/csl.md §6 prints it:
 				// SOURCE:LINE: message.
 				r.Verdict = Verdict{Decision: Deny, Rule: RuleCSLSyntax, Reason: b.Err.Error(),
 					Advice: "fix the block; while any block has a CSL error nothing in the reply runs"}
@@ -164,8 +164,9 @@ func parserRefusal(d *parser.DeniedError) Verdict {
 }
 
 // Asker asks the person about one command; *approve.Prompter is one.
+// Cancelling ctx ends the question at once, as a No.
 type Asker interface {
-	Ask(q approve.Question, timeout time.Duration) (approve.Answer, approve.NoReason, error)
+	Ask(ctx context.Context, q approve.Question, timeout time.Duration) (approve.Answer, approve.NoReason, error)
 }
 
 // ExecOptions configure [Gateway.Execute]. The zero value asks nobody
@@ -204,13 +205,15 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 	}
 	failedGroup := map[groupKey]int{} // group → index of the block that failed
 	stopped := ""
-	anyRan, dirty := false, false
+	anyRan, dirty, remembered := false, false, false
 	for _, r := range p.Results {
-		if anyRan && r.Argv != nil {
+		if (anyRan || remembered) && r.Argv != nil {
 			// A command that ran may have changed the file system
 			// (mkdir, mv, cp, an approved ln): decide again on fresh
 			// symlink resolution, so a path checked before the run
-			// cannot point elsewhere now.
+			// cannot point elsewhere now. An always or never answer
+			// changed the patterns: a later identical block is
+			// decided by them, not asked again.
 			if dirty {
 				g.forget()
 				dirty = false
@@ -231,6 +234,7 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 			if r.Status == StatusRan {
 				anyRan, dirty = true, true
 			}
+			remembered = remembered || r.Wrote != ""
 		}
 		if r.Failed() {
 			if r.Group > 0 && failedGroup[key] == 0 {
@@ -260,7 +264,7 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 	case Allow:
 		r.ApprovedBy = r.Rule
 	case Ask:
-		if !g.approve(r, x) {
+		if !g.approve(ctx, r, x) {
 			r.Status = StatusNotApproved
 			return
 		}
@@ -302,7 +306,7 @@ func commandEnv(environ, extra []string) []string {
 
 // approve asks the person, or applies --trust-all, and records the
 // answer in r.
-func (g *Gateway) approve(r *Result, x ExecOptions) bool {
+func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 	if x.TrustAll {
 		r.ApprovedBy = "trust-all"
 		return true
@@ -314,8 +318,8 @@ func (g *Gateway) approve(r *Result, x ExecOptions) bool {
 		}
 		return false
 	}
-	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why}
-	ans, no, err := x.Asker.Ask(q, x.ApprovalTimeout)
+	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why, Prefix: g.prefixFor(r)}
+	ans, no, err := x.Asker.Ask(ctx, q, x.ApprovalTimeout)
 	if err != nil {
 		r.NotApproved = "prompt failed: " + err.Error()
 		return false
@@ -327,6 +331,13 @@ func (g *Gateway) approve(r *Result, x ExecOptions) bool {
 		return true
 	case approve.Always:
 		r.ApprovedBy = "always"
+		g.remember(r, approve.ListAllowed, pattern, x.Diag)
+		return true
+	case approve.AlwaysPrefix:
+		r.ApprovedBy = "always"
+		if q.Prefix != "" {
+			pattern = q.Prefix
+		}
 		g.remember(r, approve.ListAllowed, pattern, x.Diag)
 		return true
 	case approve.Never:
@@ -346,6 +357,11 @@ func (g *Gateway) remember(r *Result, list approve.List, pattern string, diag io
 	}
 	r.Wrote = path
 	fmt.Fprintf(diag, "clada: added `%s` to %s in %s\n", pattern, list, path)
+	// The patterns in memory follow the file, so the rest of this run
+	// (and a resident clada) decides with the new pattern.
+	if _, err := g.opts.Commands.Refresh(); err != nil {
+		fmt.Fprintf(diag, "clada: error: re-reading %s: %v\n", path, err)
+	}
 }
 
 // relDir shows an absolute directory relative to the root ("." for the

@@ -20,7 +20,7 @@ type fakeAsker struct {
 	asked   []approve.Question
 }
 
-func (f *fakeAsker) Ask(q approve.Question, _ time.Duration) (approve.Answer, approve.NoReason, error) {
+func (f *fakeAsker) Ask(_ context.Context, q approve.Question, _ time.Duration) (approve.Answer, approve.NoReason, error) {
 	f.asked = append(f.asked, q)
 	if len(f.answers) == 0 {
 		return approve.No, approve.NoEOF, nil
@@ -36,13 +36,14 @@ func (f *fakeAsker) Ask(q approve.Question, _ time.Duration) (approve.Answer, ap
 func newTestGateway(t *testing.T, allowed ...string) (*Gateway, string) {
 	t.Helper()
 	root := t.TempDir()
-	cmds := &approve.Commands{Path: filepath.Join(root, ".clada", "commands.toml")}
 	for _, a := range allowed {
-		p, err := approve.ParsePattern(a, ParsePattern)
-		if err != nil {
+		if _, err := approve.Add(root, approve.ListAllowed, a, ParsePattern); err != nil {
 			t.Fatal(err)
 		}
-		cmds.Allowed = append(cmds.Allowed, p)
+	}
+	cmds, err := approve.LoadCommands(root, ParsePattern)
+	if err != nil {
+		t.Fatal(err)
 	}
 	g, err := New(Options{Root: root, Commands: cmds})
 	if err != nil {
@@ -125,18 +126,26 @@ func TestExecuteAsks(t *testing.T) {
 	t.Parallel()
 	g, root := newTestGateway(t)
 	// `true` has no spec: every block is asked.
-	doc := strings.Repeat("<---RUN--->\ntrue\n<---END--->\n", 4)
+	doc := strings.Repeat("<---RUN--->\ntrue\n<---END--->\n", 4) + "<---RUN--->\nfalse\n<---END--->\n"
 	p := plan(t, g, doc)
 	asker := &fakeAsker{answers: []approve.Answer{approve.Yes, approve.No, approve.Always}}
 	var diag strings.Builder
 	g.Execute(context.Background(), p, ExecOptions{Asker: asker, Diag: &diag}, nil)
-	if diff := cmp.Diff([]string{"ran", "not-approved", "ran", "not-approved"}, statuses(p)); diff != "" {
+	// After always, the identical fourth block is allowed by the new
+	// pattern without a question; `false` is asked and gets end of input.
+	if diff := cmp.Diff([]string{"ran", "not-approved", "ran", "ran", "not-approved"}, statuses(p)); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
 	if got := p.Results[1].NotApproved; got != string(approve.NoAnswered) {
 		t.Errorf("no: NotApproved = %q", got)
 	}
-	if got := p.Results[3].NotApproved; got != string(approve.NoEOF) {
+	if got := p.Results[3]; got.Rule != RuleAllowedPattern || got.ApprovedBy != RuleAllowedPattern {
+		t.Errorf("block after always: rule %q, approved by %q; want the allowed pattern", got.Rule, got.ApprovedBy)
+	}
+	if len(asker.asked) != 4 {
+		t.Errorf("asked %d questions, want 4 (the block after always is not asked)", len(asker.asked))
+	}
+	if got := p.Results[4].NotApproved; got != string(approve.NoEOF) {
 		t.Errorf("EOF: NotApproved = %q", got)
 	}
 	if p.Results[2].ApprovedBy != "always" || p.Results[2].Wrote == "" {
@@ -315,5 +324,24 @@ func TestSearchWithoutReplaceRunsNothing(t *testing.T) {
 	g.Execute(context.Background(), p, ExecOptions{}, nil)
 	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
 		t.Error("a command ran although a SEARCH block has a CSL error")
+	}
+}
+
+// A never answer blocks the identical blocks after it in the same run,
+// before anything ran: they are denied by the new pattern, not asked.
+func TestExecuteNeverBlocksTheRest(t *testing.T) {
+	t.Parallel()
+	g, _ := newTestGateway(t)
+	p := plan(t, g, strings.Repeat("<---RUN--->\ntrue\n<---END--->\n", 2))
+	asker := &fakeAsker{answers: []approve.Answer{approve.Never, approve.Yes}}
+	g.Execute(context.Background(), p, ExecOptions{Asker: asker}, nil)
+	if diff := cmp.Diff([]string{"not-approved", "denied"}, statuses(p)); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	if got := p.Results[1].Rule; got != RuleBlockedPattern {
+		t.Errorf("rule of the second block = %q, want %q", got, RuleBlockedPattern)
+	}
+	if len(asker.asked) != 1 {
+		t.Errorf("asked %d questions, want 1", len(asker.asked))
 	}
 }

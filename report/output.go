@@ -108,14 +108,23 @@ func (r *Reporter) marker(sh shown) string {
 		fmt.Fprintf(&b, " (fewer than usual: the report's budget of %s of output is nearly used up)", sizeText(int64(r.docBudget)))
 	}
 	b.WriteString("; ")
-	b.WriteString(savedText(sh))
+	b.WriteString(r.savedText(sh))
 	return b.String()
 }
 
+// readPath is a saved file's path as a RUN block without a dir attribute
+// names it: relative to the base directory.
+func (r *Reporter) readPath(path string) string {
+	if r.base == "" || path == "" {
+		return path
+	}
+	return strings.Repeat("../", strings.Count(r.base, "/")+1) + path
+}
+
 // savedText says where the whole stream is, and how to read it.
-func savedText(sh shown) string {
+func (r *Reporter) savedText(sh shown) string {
 	s := sh.s
-	path := s.Path()
+	path := r.readPath(s.Path())
 	switch {
 	case path == "" && s.Err() != nil:
 		return fmt.Sprintf("%s was not saved: %v", sh.name, s.Err())

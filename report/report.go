@@ -16,7 +16,7 @@ import (
 	"github.com/clada/clada/runner"
 )
 
-// Format is an output format of DESIGN.md §8.
+// Format is an output format (README, What the model reads back).
 type Format string
 
 // The formats.
@@ -48,6 +48,12 @@ type Options struct {
 	// all blocks; zero means DefaultDocBudget, or Budget.Bytes when that
 	// is larger.
 	DocBudget int
+	// Base is where RUN blocks without a dir attribute run, relative to
+	// the project root with forward slashes ("" for the root): the report
+	// names saved files the way such a block reads them
+	// (../.clada/out/3/1.stdout from sub/). JSON's stdout_file and
+	// stderr_file stay relative to the root.
+	Base string
 }
 
 // Reporter writes one report. It is not safe for concurrent use.
@@ -58,13 +64,15 @@ type Reporter struct {
 	budget    output.Budget
 	docBudget int
 	docLeft   int // bytes of output the rest of the report may show
+	base      string
 	err       error
 	buf       []byte // reused for each text block
 }
 
 // New returns a Reporter writing format to w.
 func New(w io.Writer, format Format, o Options) *Reporter {
-	r := &Reporter{w: w, format: format, dryRun: o.DryRun, budget: o.Budget, docBudget: o.DocBudget}
+	r := &Reporter{w: w, format: format, dryRun: o.DryRun, budget: o.Budget, docBudget: o.DocBudget,
+		base: strings.Trim(o.Base, "/")}
 	if r.budget.Bytes <= 0 {
 		r.budget.Bytes = output.DefaultBudget.Bytes
 	}

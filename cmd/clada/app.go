@@ -110,6 +110,27 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 						untrusted: c.Bool("untrusted"), args: c.Args().Slice()}, stdout, stderr)
 				},
 			},
+			{
+				Name:  "prompt",
+				Usage: "print instructions for a model's system prompt: how to write RUN blocks for this project",
+				Description: "Prints, for this project's specs, approvals and limits, how to write RUN blocks and dir,\n" +
+					"what clada refuses and what to write instead, and what needs a person. Paste it into the\n" +
+					"system prompt of the model whose replies you run with clada run." + examples(
+					"clada prompt                 # plain text, under 60 lines",
+					"clada prompt --format json   # the same text as one JSON string",
+					"clada prompt --untrusted     # when replies run with --untrusted"),
+				Flags: []cli.Flag{
+					rootFlag(),
+					formatFlag("text, or json for one JSON string"),
+					&cli.BoolFlag{Name: "untrusted", Usage: "say that every command is asked, as clada run --untrusted does"},
+				},
+				Action: func(c *cli.Context) error {
+					if c.Args().Len() > 0 {
+						return withHint(fmt.Errorf("clada prompt takes no arguments, got %q", c.Args().First()), "clada prompt --format json")
+					}
+					return promptAction(promptOptions{root: c.String("root"), format: c.String("format"), untrusted: c.Bool("untrusted")}, stdout)
+				},
+			},
 			storeCommand("allow", "always run commands matching PATTERN (adds it to allowed in .clada/commands.toml)", stdout,
 				"clada allow 'npm test'      # exactly npm test",
 				"clada allow 'go test *'     # go test with any further words",

@@ -41,7 +41,7 @@ func TestPrivateTempDir(t *testing.T) {
 				ctx, cancel = context.WithTimeout(ctx, tt.ctx)
 				defer cancel()
 			}
-			got := Run(ctx, helperArgv(t, "tempdir", tt.args...), tt.cfg)
+			got := capRun(t, ctx, helperArgv(t, "tempdir", tt.args...), tt.cfg)
 			if got.Status != tt.status && !(tt.status == StatusCanceled && got.Status == StatusTimedOut) {
 				t.Fatalf("status %v, want %v (err %v)", got.Status, tt.status, got.Err)
 			}

@@ -1,7 +1,6 @@
 package specs
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"sync/atomic"
@@ -34,15 +33,16 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 		return gitIncludeAsk(r, file, from)
 	}
 	prog, err := s.LookPath("git")
+	missing := ""
 	if err != nil {
-		return Verdict{Outcome: Deny, Rule: RuleNotFound, Arg: "git", Reason: fmt.Sprintf("git is not installed: %v", err), Advice: "ask the person to install git"}
+		prog, missing = "git", MissingNote("git", err)
 	}
 	exec, env := Command(prog, argv, r.Root())
 	reason := "git is allowed by clada's git rules"
 	if gv.Subcommand != "" {
 		reason = "git " + gv.Subcommand + " is allowed by clada's git rules"
 	}
-	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: env}
+	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: env, Missing: missing}
 }
 
 // confineGit confines the paths git reads (gv.Paths) and writes

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -113,21 +114,96 @@ const (
 )
 
 // Commands is the content of .clada/commands.toml plus a legacy
-// commands.json.
+// commands.json. A *Commands from [LoadCommands] is safe for concurrent
+// use and live: [Commands.Refresh] reads the files again when another
+// process changed them, so a resident clada (clada mcp) and a run that
+// answered always decide with what is on disk. Allowed and Blocked are
+// the lists as last read; read them directly only where nothing else
+// uses the value.
 type Commands struct {
 	Path    string // the commands.toml path, also when only commands.json exists
 	Allowed []Pattern
 	Blocked []Pattern
+
+	mu    sync.RWMutex
+	parse ParseFunc // nil for a Commands built by hand: Refresh does nothing
+	stamp [2]fileStamp
+}
+
+// fileStamp tells whether a file changed since it was read: another
+// process replaces commands.toml with a rename (a new inode) and may
+// write a legacy file in place (a new size or time).
+type fileStamp struct {
+	info fs.FileInfo // nil when the file did not exist
+}
+
+func stampOf(path string) fileStamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{fi}
+}
+
+func (a fileStamp) same(b fileStamp) bool {
+	if a.info == nil || b.info == nil {
+		return a.info == nil && b.info == nil
+	}
+	return os.SameFile(a.info, b.info) && a.info.ModTime().Equal(b.info.ModTime()) && a.info.Size() == b.info.Size()
+}
+
+func (c *Commands) paths() [2]string {
+	dir := filepath.Dir(c.Path)
+	return [2]string{c.Path, filepath.Join(dir, LegacyFile)}
+}
+
+// Refresh reads the files again when they changed since they were read
+// (their inode, size or modification time), and reports whether the lists
+// changed. A file that no longer parses is returned as an error and the
+// lists stay as they were: clada keeps deciding with what it last read
+// and never rewrites the file.
+func (c *Commands) Refresh() (changed bool, err error) {
+	if c == nil || c.parse == nil {
+		return false, nil
+	}
+	paths := c.paths()
+	now := [2]fileStamp{stampOf(paths[0]), stampOf(paths[1])}
+	c.mu.RLock()
+	same := now[0].same(c.stamp[0]) && now[1].same(c.stamp[1])
+	c.mu.RUnlock()
+	if same {
+		return false, nil
+	}
+	fresh, _, err := readCommands(filepath.Dir(c.Path), c.parse)
+	if err != nil {
+		return false, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	changed = !samePatterns(c.Allowed, fresh.Allowed) || !samePatterns(c.Blocked, fresh.Blocked)
+	c.Allowed, c.Blocked, c.stamp = fresh.Allowed, fresh.Blocked, fresh.stamp
+	return changed, nil
 }
 
 // MatchAllowed returns the first allowed pattern that matches argv.
 func (c *Commands) MatchAllowed(argv []string) (Pattern, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	return matchFirst(c.Allowed, argv)
 }
 
 // MatchBlocked returns the first blocked pattern that matches argv.
 func (c *Commands) MatchBlocked(argv []string) (Pattern, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	return matchFirst(c.Blocked, argv)
+}
+
+// Lists returns copies of the allowed and blocked patterns.
+func (c *Commands) Lists() (allowed, blocked []Pattern) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return slices.Clone(c.Allowed), slices.Clone(c.Blocked)
 }
 
 func matchFirst(ps []Pattern, argv []string) (Pattern, bool) {
@@ -177,7 +253,11 @@ func LoadCommands(root string, parse ParseFunc) (*Commands, error) {
 // readCommands reads both files in dir; legacy reports whether
 // commands.json exists.
 func readCommands(dir string, parse ParseFunc) (c *Commands, legacy bool, err error) {
-	c = &Commands{Path: filepath.Join(dir, CommandsFile)}
+	c = &Commands{Path: filepath.Join(dir, CommandsFile), parse: parse}
+	// Stamp before reading: a change made while reading is seen by the
+	// next Refresh.
+	paths := c.paths()
+	c.stamp = [2]fileStamp{stampOf(paths[0]), stampOf(paths[1])}
 	if err := readTOMLCommands(c, parse); err != nil {
 		return nil, false, err
 	}

@@ -174,8 +174,8 @@ func TestLoadCommandsMissing(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	c := mustLoad(t, root)
-	if diff := cmp.Diff(&Commands{Path: filepath.Join(root, ".clada", "commands.toml")}, c); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+	if want := filepath.Join(root, ".clada", "commands.toml"); c.Path != want || len(c.Allowed) != 0 || len(c.Blocked) != 0 {
+		t.Errorf("LoadCommands of an empty root = %q %v %v; want %q and no patterns", c.Path, c.Allowed, c.Blocked, want)
 	}
 	if _, ok := c.MatchAllowed([]string{"ls"}); ok {
 		t.Error("empty store allows ls")
@@ -472,5 +472,46 @@ func TestConcurrentAdd(t *testing.T) {
 	matches, _ := filepath.Glob(filepath.Join(root, DirName, ".commands.toml.tmp-*"))
 	if len(matches) != 0 {
 		t.Errorf("temporary files left: %q", matches)
+	}
+}
+
+// A loaded store sees what another process (here: Add) wrote, and keeps
+// its lists when the file is broken meanwhile.
+func TestCommandsRefresh(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	c := mustLoad(t, root)
+	if changed, err := c.Refresh(); changed || err != nil {
+		t.Fatalf("Refresh of an unchanged store = %v, %v", changed, err)
+	}
+	if _, err := Add(root, ListAllowed, "npm test", fakeParse); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.MatchAllowed([]string{"npm", "test"}); ok {
+		t.Fatal("the store changed before Refresh")
+	}
+	if changed, err := c.Refresh(); !changed || err != nil {
+		t.Fatalf("Refresh after Add = %v, %v; want changed", changed, err)
+	}
+	if _, ok := c.MatchAllowed([]string{"npm", "test"}); !ok {
+		t.Error("Refresh did not pick up the added pattern")
+	}
+	if _, err := Add(root, ListBlocked, "make", fakeParse); err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := c.Refresh(); !changed || err != nil {
+		t.Fatalf("second Refresh = %v, %v", changed, err)
+	}
+	if _, ok := c.MatchBlocked([]string{"make"}); !ok {
+		t.Error("Refresh did not pick up the blocked pattern")
+	}
+	if err := os.WriteFile(c.Path, []byte("allowed = [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Refresh(); err == nil {
+		t.Error("Refresh of a broken file gave no error")
+	}
+	if _, ok := c.MatchAllowed([]string{"npm", "test"}); !ok {
+		t.Error("a broken file emptied the store; it must keep what it read")
 	}
 }

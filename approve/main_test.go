@@ -2,6 +2,7 @@ package approve
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -53,7 +54,7 @@ func childAsk() int {
 		time.Sleep(300 * time.Millisecond)
 	}
 	ms, _ := strconv.Atoi(os.Getenv("APPROVE_TIMEOUT_MS"))
-	a, why, err := p.Ask(Question{Command: "npm test", Dir: "sub/", Why: "not in clada's specs"}, time.Duration(ms)*time.Millisecond)
+	a, why, err := p.Ask(context.Background(), Question{Command: "npm test", Dir: "sub/", Why: "not in clada's specs"}, time.Duration(ms)*time.Millisecond)
 	fmt.Fprintf(result, "answer=%s reason=%q err=%v\n", a, why, err)
 	return 0
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clada/clada/approve"
+	"github.com/clada/clada/output"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/runner"
 )
@@ -49,6 +50,11 @@ type Result struct {
 	Skip        string         // why it was skipped
 	Wrote       string         // file written by always/never
 	Run         *runner.Result // set when Status is StatusRan
+	// Stdout and Stderr are what the command printed, saved (see
+	// ExecOptions.Output) and counted, with its ends kept for the report;
+	// set when Status is StatusRan. Execute releases the kept ends once
+	// the block is reported.
+	Stdout, Stderr *output.Stream
 }
 
 // Failed reports whether the block counts as a failure for TASKS and
@@ -108,7 +114,7 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 				Command: strings.Trim(b.Body, "\n"), DirAttr: b.Dir, Status: StatusPlanned}
 			switch {
 			case b.Err != nil:
-				// The reason is the error as CSL.md §6 prints it:
+				// The reason is the error as docs/csl.md §6 prints it:
 				// SOURCE:LINE: message.
 				r.Verdict = Verdict{Decision: Deny, Rule: RuleCSLSyntax, Reason: b.Err.Error(),
 					Advice: "fix the block; while any block has a CSL error nothing in the reply runs"}
@@ -158,8 +164,9 @@ func parserRefusal(d *parser.DeniedError) Verdict {
 }
 
 // Asker asks the person about one command; *approve.Prompter is one.
+// Cancelling ctx ends the question at once, as a No.
 type Asker interface {
-	Ask(q approve.Question, timeout time.Duration) (approve.Answer, approve.NoReason, error)
+	Ask(ctx context.Context, q approve.Question, timeout time.Duration) (approve.Answer, approve.NoReason, error)
 }
 
 // ExecOptions configure [Gateway.Execute]. The zero value asks nobody
@@ -170,13 +177,17 @@ type ExecOptions struct {
 	TrustAll        bool             // approve every ask (deny stays deny)
 	StopOnError     bool             // stop at the first failure anywhere
 	ApprovalTimeout time.Duration    // 0 = 60 s
-	Runner          runner.Config    // Timeout and MaxOutput; Dir and Env are set per block
+	Runner          runner.Config    // Timeout and MaxOutput; Dir, Env, Stdout and Stderr are set per block
 	Diag            io.Writer        // clada's own messages (the file always/never wrote); nil = discard
+	// Output saves each command's stdout and stderr under .clada/out/
+	// and keeps their ends for the report; nil saves nothing and keeps
+	// output.DefaultBudget.Bytes at each end of each stream in memory.
+	Output *output.Store
 }
 
 // Execute runs a valid plan in document order, calling emit for each
-// block as soon as it is finished. A block's captured output is dropped
-// when emit returns. It never runs anything when the plan
+// block as soon as it is finished. The kept ends of a block's output are
+// released when emit returns. It never runs anything when the plan
 // has a CSL error.
 func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func(*Result)) {
 	if !p.OK() {
@@ -194,13 +205,15 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 	}
 	failedGroup := map[groupKey]int{} // group → index of the block that failed
 	stopped := ""
-	anyRan, dirty := false, false
+	anyRan, dirty, remembered := false, false, false
 	for _, r := range p.Results {
-		if anyRan && r.Argv != nil {
+		if (anyRan || remembered) && r.Argv != nil {
 			// A command that ran may have changed the file system
 			// (mkdir, mv, cp, an approved ln): decide again on fresh
 			// symlink resolution, so a path checked before the run
-			// cannot point elsewhere now.
+			// cannot point elsewhere now. An always or never answer
+			// changed the patterns: a later identical block is
+			// decided by them, not asked again.
 			if dirty {
 				g.forget()
 				dirty = false
@@ -221,6 +234,7 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 			if r.Status == StatusRan {
 				anyRan, dirty = true, true
 			}
+			remembered = remembered || r.Wrote != ""
 		}
 		if r.Failed() {
 			if r.Group > 0 && failedGroup[key] == 0 {
@@ -233,10 +247,11 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 		if emit != nil {
 			emit(r)
 		}
-		if r.Run != nil {
-			// Reported: drop the output, so memory holds one
-			// command's output at a time however many blocks run.
-			r.Run.Stdout, r.Run.Stderr = nil, nil
+		if r.Stdout != nil {
+			// Reported: drop the kept ends, so memory holds one
+			// command's at a time however many blocks run.
+			r.Stdout.Release()
+			r.Stderr.Release()
 		}
 	}
 }
@@ -249,16 +264,28 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 	case Allow:
 		r.ApprovedBy = r.Rule
 	case Ask:
-		if !g.approve(r, x) {
+		if !g.approve(ctx, r, x) {
 			r.Status = StatusNotApproved
 			return
 		}
 	}
+	var stdout, stderr *output.Stream
+	if x.Output != nil {
+		stdout, stderr = x.Output.Streams(r.Index + 1)
+	} else {
+		stdout = output.NewStream("stdout", output.DefaultBudget.Bytes)
+		stderr = output.NewStream("stderr", output.DefaultBudget.Bytes)
+	}
 	cfg := x.Runner
 	cfg.Dir = r.Dir
 	cfg.Env = commandEnv(os.Environ(), r.Env)
+	cfg.Stdout, cfg.Stderr = stdout, stderr
 	res := runner.Run(ctx, r.Exec, cfg)
+	// A Stream's error is its own (Err); Close only ends the file.
+	_ = stdout.Close()
+	_ = stderr.Close()
 	r.Status, r.Run = StatusRan, &res
+	r.Stdout, r.Stderr = stdout, stderr
 }
 
 // commandEnv is the environment a command runs with: clada's own, less
@@ -279,7 +306,7 @@ func commandEnv(environ, extra []string) []string {
 
 // approve asks the person, or applies --trust-all, and records the
 // answer in r.
-func (g *Gateway) approve(r *Result, x ExecOptions) bool {
+func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 	if x.TrustAll {
 		r.ApprovedBy = "trust-all"
 		return true
@@ -291,8 +318,8 @@ func (g *Gateway) approve(r *Result, x ExecOptions) bool {
 		}
 		return false
 	}
-	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why}
-	ans, no, err := x.Asker.Ask(q, x.ApprovalTimeout)
+	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why, Prefix: g.prefixFor(r)}
+	ans, no, err := x.Asker.Ask(ctx, q, x.ApprovalTimeout)
 	if err != nil {
 		r.NotApproved = "prompt failed: " + err.Error()
 		return false
@@ -304,6 +331,13 @@ func (g *Gateway) approve(r *Result, x ExecOptions) bool {
 		return true
 	case approve.Always:
 		r.ApprovedBy = "always"
+		g.remember(r, approve.ListAllowed, pattern, x.Diag)
+		return true
+	case approve.AlwaysPrefix:
+		r.ApprovedBy = "always"
+		if q.Prefix != "" {
+			pattern = q.Prefix
+		}
 		g.remember(r, approve.ListAllowed, pattern, x.Diag)
 		return true
 	case approve.Never:
@@ -323,6 +357,11 @@ func (g *Gateway) remember(r *Result, list approve.List, pattern string, diag io
 	}
 	r.Wrote = path
 	fmt.Fprintf(diag, "clada: added `%s` to %s in %s\n", pattern, list, path)
+	// The patterns in memory follow the file, so the rest of this run
+	// (and a resident clada) decides with the new pattern.
+	if _, err := g.opts.Commands.Refresh(); err != nil {
+		fmt.Fprintf(diag, "clada: error: re-reading %s: %v\n", path, err)
+	}
 }
 
 // relDir shows an absolute directory relative to the root ("." for the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clada/clada/approve"
+	"github.com/clada/clada/output"
 	"github.com/clada/clada/parser"
 	"github.com/google/go-cmp/cmp"
 )
@@ -19,7 +20,7 @@ type fakeAsker struct {
 	asked   []approve.Question
 }
 
-func (f *fakeAsker) Ask(q approve.Question, _ time.Duration) (approve.Answer, approve.NoReason, error) {
+func (f *fakeAsker) Ask(_ context.Context, q approve.Question, _ time.Duration) (approve.Answer, approve.NoReason, error) {
 	f.asked = append(f.asked, q)
 	if len(f.answers) == 0 {
 		return approve.No, approve.NoEOF, nil
@@ -35,13 +36,14 @@ func (f *fakeAsker) Ask(q approve.Question, _ time.Duration) (approve.Answer, ap
 func newTestGateway(t *testing.T, allowed ...string) (*Gateway, string) {
 	t.Helper()
 	root := t.TempDir()
-	cmds := &approve.Commands{Path: filepath.Join(root, ".clada", "commands.toml")}
 	for _, a := range allowed {
-		p, err := approve.ParsePattern(a, ParsePattern)
-		if err != nil {
+		if _, err := approve.Add(root, approve.ListAllowed, a, ParsePattern); err != nil {
 			t.Fatal(err)
 		}
-		cmds.Allowed = append(cmds.Allowed, p)
+	}
+	cmds, err := approve.LoadCommands(root, ParsePattern)
+	if err != nil {
+		t.Fatal(err)
 	}
 	g, err := New(Options{Root: root, Commands: cmds})
 	if err != nil {
@@ -124,18 +126,26 @@ func TestExecuteAsks(t *testing.T) {
 	t.Parallel()
 	g, root := newTestGateway(t)
 	// `true` has no spec: every block is asked.
-	doc := strings.Repeat("<---RUN--->\ntrue\n<---END--->\n", 4)
+	doc := strings.Repeat("<---RUN--->\ntrue\n<---END--->\n", 4) + "<---RUN--->\nfalse\n<---END--->\n"
 	p := plan(t, g, doc)
 	asker := &fakeAsker{answers: []approve.Answer{approve.Yes, approve.No, approve.Always}}
 	var diag strings.Builder
 	g.Execute(context.Background(), p, ExecOptions{Asker: asker, Diag: &diag}, nil)
-	if diff := cmp.Diff([]string{"ran", "not-approved", "ran", "not-approved"}, statuses(p)); diff != "" {
+	// After always, the identical fourth block is allowed by the new
+	// pattern without a question; `false` is asked and gets end of input.
+	if diff := cmp.Diff([]string{"ran", "not-approved", "ran", "ran", "not-approved"}, statuses(p)); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
 	if got := p.Results[1].NotApproved; got != string(approve.NoAnswered) {
 		t.Errorf("no: NotApproved = %q", got)
 	}
-	if got := p.Results[3].NotApproved; got != string(approve.NoEOF) {
+	if got := p.Results[3]; got.Rule != RuleAllowedPattern || got.ApprovedBy != RuleAllowedPattern {
+		t.Errorf("block after always: rule %q, approved by %q; want the allowed pattern", got.Rule, got.ApprovedBy)
+	}
+	if len(asker.asked) != 4 {
+		t.Errorf("asked %d questions, want 4 (the block after always is not asked)", len(asker.asked))
+	}
+	if got := p.Results[4].NotApproved; got != string(approve.NoEOF) {
 		t.Errorf("EOF: NotApproved = %q", got)
 	}
 	if p.Results[2].ApprovedBy != "always" || p.Results[2].Wrote == "" {
@@ -252,12 +262,50 @@ func TestExecuteWithoutPosixlyCorrect(t *testing.T) {
 	g, _ := newTestGateway(t, "printenv POSIXLY_CORRECT", "printenv PATH")
 	p := plan(t, g, "<---RUN--->\nprintenv POSIXLY_CORRECT\n<---END--->\n<---RUN--->\nprintenv PATH\n<---END--->\n")
 	var out []string
-	g.Execute(context.Background(), p, ExecOptions{}, func(r *Result) { out = append(out, string(r.Run.Stdout)) })
+	g.Execute(context.Background(), p, ExecOptions{}, func(r *Result) { out = append(out, shownText(r.Stdout)) })
 	if p.Results[0].Run.ExitCode != 1 || out[0] != "" {
 		t.Errorf("printenv POSIXLY_CORRECT: exit %d, output %q; want it unset", p.Results[0].Run.ExitCode, out[0])
 	}
 	if p.Results[1].Run.ExitCode != 0 || out[1] == "" {
 		t.Errorf("printenv PATH: exit %d, output %q; the rest of the environment must pass", p.Results[1].Run.ExitCode, out[1])
+	}
+}
+
+// shownText is what the default report budget shows of s, whole.
+func shownText(s *output.Stream) string {
+	e := s.Excerpt(output.DefaultBudget.Bytes, output.DefaultBudget.Lines)
+	if !e.Whole {
+		return "(not whole)"
+	}
+	return string(e.Head)
+}
+
+// TestExecuteSavesOutput: with a Store, each block's output is saved under
+// .clada/out/RUN/N.stdout, N being the block's number in the report (its
+// Index plus one); the kept ends are released once the block is reported.
+func TestExecuteSavesOutput(t *testing.T) {
+	t.Parallel()
+	g, root := newTestGateway(t, "printf *")
+	p := plan(t, g, "<---RUN--->\nprintf ''\n<---END--->\n<---RUN--->\nprintf 'one\\ntwo\\n'\n<---END--->\n")
+	var shown []string
+	g.Execute(context.Background(), p, ExecOptions{Output: output.NewStore(root, 1024)}, func(r *Result) {
+		shown = append(shown, shownText(r.Stdout))
+	})
+	if diff := cmp.Diff([]string{"", "one\ntwo\n"}, shown); diff != "" {
+		t.Errorf("shown (-want +got):\n%s", diff)
+	}
+	r := p.Results[1]
+	if r.Stdout.Path() != ".clada/out/1/2.stdout" || r.Stdout.Bytes() != 8 || r.Stdout.Lines() != 2 {
+		t.Errorf("stdout saved in %q, %d bytes, %d lines; want .clada/out/1/2.stdout, 8, 2", r.Stdout.Path(), r.Stdout.Bytes(), r.Stdout.Lines())
+	}
+	if data, err := os.ReadFile(filepath.Join(root, ".clada/out/1/2.stdout")); err != nil || string(data) != "one\ntwo\n" {
+		t.Errorf("saved file: %q, %v", data, err)
+	}
+	if p.Results[0].Stdout.Path() != "" {
+		t.Errorf("an empty stdout was saved to %s", p.Results[0].Stdout.Path())
+	}
+	if e := r.Stdout.Excerpt(100, 10); len(e.Head)+len(e.Tail) != 0 {
+		t.Errorf("the kept ends were not released after the report: %q %q", e.Head, e.Tail)
 	}
 }
 
@@ -276,5 +324,24 @@ func TestSearchWithoutReplaceRunsNothing(t *testing.T) {
 	g.Execute(context.Background(), p, ExecOptions{}, nil)
 	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
 		t.Error("a command ran although a SEARCH block has a CSL error")
+	}
+}
+
+// A never answer blocks the identical blocks after it in the same run,
+// before anything ran: they are denied by the new pattern, not asked.
+func TestExecuteNeverBlocksTheRest(t *testing.T) {
+	t.Parallel()
+	g, _ := newTestGateway(t)
+	p := plan(t, g, strings.Repeat("<---RUN--->\ntrue\n<---END--->\n", 2))
+	asker := &fakeAsker{answers: []approve.Answer{approve.Never, approve.Yes}}
+	g.Execute(context.Background(), p, ExecOptions{Asker: asker}, nil)
+	if diff := cmp.Diff([]string{"not-approved", "denied"}, statuses(p)); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	if got := p.Results[1].Rule; got != RuleBlockedPattern {
+		t.Errorf("rule of the second block = %q, want %q", got, RuleBlockedPattern)
+	}
+	if len(asker.asked) != 1 {
+		t.Errorf("asked %d questions, want 1", len(asker.asked))
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/clada/clada/approve"
 	"github.com/clada/clada/gateway"
 	"github.com/clada/clada/parser"
+	"github.com/clada/clada/project"
 	"github.com/clada/clada/report"
 	"github.com/clada/clada/specs"
 )
@@ -33,46 +34,15 @@ type runOptions struct {
 	timeout     time.Duration
 	timeoutSet  bool
 	maxOutput   string
+	budget      string // --report-budget
 	stopOnError bool
 	keepGoing   bool
 }
 
-// project is what clada reads from the project root before deciding.
-type project struct {
-	root     string
-	config   approve.Config
-	gateway  *gateway.Gateway
-	commands *approve.Commands
-}
-
-// openProject reads .clada/config.toml, commands.toml and specs.toml.
-// Any of them that does not parse is an error; nothing is rewritten.
-func openProject(root string, untrusted bool) (*project, error) {
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return nil, withHint(fmt.Errorf("project root %s is not a directory", root), "pass an existing directory with --root")
-	}
-	cfg, err := approve.LoadConfig(abs)
-	if err != nil {
-		return nil, withHint(err, "fix the file; clada never rewrites it")
-	}
-	cmds, err := approve.LoadCommands(abs, gateway.ParsePattern)
-	if err != nil {
-		return nil, withHint(err, "fix the file; clada never rewrites it")
-	}
-	set, err := specs.Load(abs)
-	if err != nil {
-		return nil, withHint(err, "fix .clada/specs.toml; `clada specs --check` checks it")
-	}
-	g, err := gateway.New(gateway.Options{Root: abs, Specs: set, Commands: cmds,
-		Untrusted: untrusted || cfg.Untrusted, NoHardBlocks: !cfg.HardBlocks})
-	if err != nil {
-		return nil, err
-	}
-	return &project{root: abs, config: cfg, gateway: g, commands: cmds}, nil
+// openProject opens the project for a command: --root when given, else
+// the root found from the working directory.
+func openProject(root string, untrusted bool) (*project.Project, error) {
+	return project.Open(project.Options{Root: root, Untrusted: untrusted})
 }
 
 func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -80,24 +50,28 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return withHint(err, "--format text|json|github")
 	}
-	switch {
-	case o.trustAll && o.noPrompt:
-		return withHint(errors.New("--trust-all can't be used with --no-prompt"), "choose one: --no-prompt runs nothing that needs approval, --trust-all runs all of it")
-	case o.trustAll && o.untrusted:
-		return withHint(errors.New("--trust-all can't be used with --untrusted"), "--untrusted asks about every command; --trust-all approves every ask")
-	case o.stopOnError && o.keepGoing:
-		return withHint(errors.New("--stop-on-error can't be used with --keep-going"), "choose one")
-	case o.timeoutSet && o.timeout <= 0:
-		return withHint(fmt.Errorf("--timeout %s is not positive", o.timeout), "give a duration such as 30s or 5m")
+	ro := project.RunOptions{NoPrompt: o.noPrompt, TrustAll: o.trustAll, StopOnError: o.stopOnError}
+	if o.timeoutSet {
+		if o.timeout <= 0 {
+			return withHint(fmt.Errorf("--timeout %s is not positive", o.timeout), "give a duration such as 30s or 5m")
+		}
+		ro.Timeout = o.timeout
 	}
-	var maxOutput int64
 	if o.maxOutput != "" {
-		if maxOutput, err = approve.ParseSize(o.maxOutput); err != nil {
+		if ro.MaxOutput, err = approve.ParseSize(o.maxOutput); err != nil {
 			return withHint(fmt.Errorf("--max-output: %w", err), "give a size such as 10MB or 512KiB")
 		}
-		if maxOutput < approve.MinMaxOutput || maxOutput > approve.MaxMaxOutput {
-			return withHint(fmt.Errorf("--max-output %s is out of range", o.maxOutput), "give a size from 1KiB to 1GiB")
+	}
+	if o.budget != "" {
+		if ro.ReportBudget, err = approve.ParseBudget(o.budget); err != nil {
+			return withHint(fmt.Errorf("--report-budget: %w", err), "give a size such as 32KiB, or a size and a line count such as 32KiB,800")
 		}
+	}
+	if err := project.CheckRunOptions(ro, o.untrusted); err != nil {
+		return err
+	}
+	if o.stopOnError && o.keepGoing {
+		return withHint(errors.New("--stop-on-error can't be used with --keep-going"), "choose one")
 	}
 	restoreGC := lessGC()
 	defer restoreGC()
@@ -105,7 +79,11 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	docs, err := readDocuments(o.files, stdin)
+	g, err := p.Gateway()
+	if err != nil {
+		return err
+	}
+	docs, err := project.ReadDocuments(o.files, stdin)
 	if err != nil {
 		return err
 	}
@@ -114,62 +92,54 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 			warnf(stderr, "%s", w.Error())
 		}
 	}
-	plan := p.gateway.Plan(docs)
+	plan := g.Plan(docs)
 	// The report makes many small writes (a dry run of 10,000 blocks made
 	// 33,000 write calls); buffer them, and flush after each executed block
 	// so that the model and the person see it as soon as it is finished.
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	rep := report.New(out, format, o.dryRun)
+	rep := report.New(out, format, report.Options{DryRun: o.dryRun, Budget: p.ReportBudget(ro), Base: p.Base})
 	if o.dryRun || !plan.OK() {
 		for _, r := range plan.Results {
 			rep.Block(r)
 		}
 		rep.Errors(plan.Errors)
-		code := planExit(plan)
+		code := project.PlanExit(plan)
 		rep.Summary(report.Summarize(plan), code)
 		return exitCode(code, errors.Join(rep.Err(), out.Flush()))
 	}
 
-	x := gateway.ExecOptions{TrustAll: o.trustAll, StopOnError: o.stopOnError, Diag: stderr,
-		ApprovalTimeout: p.config.ApprovalTimeout}
-	x.Runner.Timeout, x.Runner.MaxOutput = p.config.Timeout, p.config.MaxOutput
-	if o.timeoutSet {
-		x.Runner.Timeout = o.timeout
-	}
-	if maxOutput > 0 {
-		x.Runner.MaxOutput = maxOutput
-	}
+	x := p.ExecOptions(ro, stderr)
+	defer x.Output.Close()
 	if o.trustAll {
 		warnf(stderr, "--trust-all: every command that would be asked about runs without asking (denied ones still don't)")
 	}
-	if o.noPrompt {
-		x.NoAsk = "--no-prompt"
-	} else if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
-		// A CI job may still have a terminal (docker -t); nobody is
-		// there to answer, so never wait for one.
-		x.NoAsk = "CI=" + approve.NoReason(ci)
-	} else if needsAsk(plan) {
+	if x.NoAsk == "" && project.NeedsAsk(plan) {
 		prompter, err := approve.Open(nil)
 		if err != nil {
 			warnf(stderr, "cannot open the terminal to ask: %v", err)
 			x.NoAsk = approve.NoTTY
 		} else {
 			defer prompter.Close()
+			prompter.SetClock(testOnlyClock)
 			x.Asker = prompter
 		}
 	}
 	// Commands run with the usual collector: output capture must stay
 	// within max_output plus a little, whatever the commands print.
 	restoreGC()
+	// Ctrl-C or SIGTERM cancels ctx: an open question is answered no at
+	// once, a running command's process group is killed, and nothing
+	// after it runs.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	p.gateway.Execute(ctx, plan, x, func(r *gateway.Result) {
+	g.Execute(ctx, plan, x, func(r *gateway.Result) {
 		rep.Block(r)
 		out.Flush() // a write error is kept by out and returned below
 	})
-	code := runExit(plan)
-	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "clada: interrupted: the running command was stopped and nothing else ran")
+	interrupted := ctx.Err() != nil
+	code := project.RunExit(plan, interrupted)
+	if interrupted {
+		fmt.Fprintln(stderr, "clada: interrupted: the running command or question was stopped and nothing else ran")
 	}
 	rep.Summary(report.Summarize(plan), code)
 	return exitCode(code, errors.Join(rep.Err(), out.Flush()))
@@ -191,17 +161,6 @@ func lessGC() (restore func()) {
 	})
 }
 
-// needsAsk reports whether any block will be asked about, so the terminal
-// is opened only when needed.
-func needsAsk(p *gateway.Plan) bool {
-	for _, r := range p.Results {
-		if r.Decision == gateway.Ask {
-			return true
-		}
-	}
-	return false
-}
-
 func exitCode(code int, writeErr error) error {
 	if writeErr != nil {
 		return fmt.Errorf("writing the report: %w", writeErr)
@@ -210,68 +169,6 @@ func exitCode(code int, writeErr error) error {
 		return nil
 	}
 	return exitError(code)
-}
-
-// planExit is the exit code of a dry run (DESIGN.md §7).
-func planExit(p *gateway.Plan) int {
-	if !p.OK() {
-		return exitUsage
-	}
-	code := exitOK
-	for _, r := range p.Results {
-		switch r.Decision {
-		case gateway.Deny:
-			return exitFailed
-		case gateway.Ask:
-			code = exitApproval
-		}
-	}
-	return code
-}
-
-// runExit is the exit code of a run: 0 only when every block ran and
-// exited 0.
-func runExit(p *gateway.Plan) int {
-	for _, r := range p.Results {
-		if r.Status != gateway.StatusRan || !r.Run.OK() {
-			return exitFailed
-		}
-	}
-	return exitOK
-}
-
-// readDocuments parses every input: files in order, "-" or nothing for
-// stdin. A file that cannot be read is a usage error.
-func readDocuments(files []string, stdin io.Reader) ([]*parser.Document, error) {
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
-	p := parser.New()
-	var docs []*parser.Document
-	stdinUsed := false
-	for _, name := range files {
-		var doc *parser.Document
-		var err error
-		if name == "-" {
-			if stdinUsed {
-				return nil, withHint(errors.New("stdin (-) given twice"), "name - once")
-			}
-			stdinUsed = true
-			doc, err = p.Blocks("<stdin>", stdin)
-		} else {
-			f, openErr := os.Open(name)
-			if openErr != nil {
-				return nil, withHint(openErr, "give the path of a CSL document, or - for stdin")
-			}
-			doc, err = p.Blocks(name, f)
-			f.Close()
-		}
-		if err != nil {
-			return nil, withHint(err, "split the reply into smaller documents")
-		}
-		docs = append(docs, doc)
-	}
-	return docs, nil
 }
 
 type checkOptions struct {
@@ -300,11 +197,15 @@ func checkAction(o checkOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r := p.gateway.Check(body, o.dir)
+	g, err := p.Gateway()
+	if err != nil {
+		return err
+	}
+	r := g.Check(body, o.dir)
 	plan := &gateway.Plan{Results: []*gateway.Result{r}}
-	rep := report.New(stdout, format, true)
+	rep := report.New(stdout, format, report.Options{DryRun: true})
 	rep.Block(r)
-	code := planExit(plan)
+	code := project.PlanExit(plan)
 	if format == report.JSON {
 		rep.Summary(report.Summarize(plan), code)
 	}
@@ -315,10 +216,11 @@ func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error 
 	if nargs == 0 {
 		return withHint(errors.New("no pattern"), "clada %s 'npm test'", name)
 	}
-	abs, err := filepath.Abs(root)
+	abs, how, err := project.Locate(root)
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(stdout, "clada: project root %s\n", project.Where(abs, how))
 	switch name {
 	case "forget":
 		path, removed, err := approve.Remove(abs, pattern, gateway.ParsePattern)
@@ -335,6 +237,8 @@ func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error 
 		list := approve.ListAllowed
 		if name == "block" {
 			list = approve.ListBlocked
+		} else if err := gateway.CheckAllowPattern(abs, pattern); err != nil {
+			return withHint(err, "%s", err.(*gateway.PatternError).Advice)
 		}
 		path, changed, err := approve.AddChanged(abs, list, pattern, gateway.ParsePattern)
 		if err != nil {
@@ -364,7 +268,7 @@ func storeError(err error) error {
 }
 
 func listAction(root string, stdout io.Writer) error {
-	abs, err := filepath.Abs(root)
+	abs, how, err := project.Locate(root)
 	if err != nil {
 		return err
 	}
@@ -372,6 +276,7 @@ func listAction(root string, stdout io.Writer) error {
 	if err != nil {
 		return withHint(err, "fix the file; clada never rewrites it")
 	}
+	fmt.Fprintf(stdout, "root: %s\n", project.Where(abs, how))
 	fmt.Fprintf(stdout, "file: %s\n", cmds.Path)
 	for _, l := range []struct {
 		name string
@@ -386,7 +291,7 @@ func listAction(root string, stdout io.Writer) error {
 }
 
 func specsAction(root, name string, check bool, stdout io.Writer) error {
-	abs, err := filepath.Abs(root)
+	abs, _, err := project.Locate(root)
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,15 @@
 package main
 
-// Exit codes of DESIGN.md §7. Scripts under testdata/script assert them;
-// the README lists them.
+import "github.com/clada/clada/project"
+
+// Exit codes (README "Exit codes"), the same for every front end, so they
+// live in package project. Scripts under testdata/script assert them.
 const (
-	exitOK       = 0 // every block allowed and, when run, exited 0
-	exitFailed   = 1 // something was denied, not approved, skipped or failed
-	exitUsage    = 2 // usage error, unreadable .clada/ file, or malformed CSL (then nothing runs)
-	exitApproval = 3 // dry-run and check: nothing denied, but something needs approval
+	exitOK          = project.ExitOK          // every block allowed and, when run, exited 0
+	exitFailed      = project.ExitFailed      // something was denied, not approved, skipped or failed
+	exitUsage       = project.ExitUsage       // usage error, unreadable .clada/ file, or malformed CSL (then nothing runs)
+	exitApproval    = project.ExitApproval    // dry-run and check: nothing denied, but something needs approval
+	exitInterrupted = project.ExitInterrupted // Ctrl-C or SIGTERM stopped the run
 )
 
 // exitError carries an exit code out of an action that already reported

@@ -46,8 +46,8 @@ func TestInterruptStopsEverything(t *testing.T) {
 	if took := time.Since(start); took > 8*time.Second {
 		t.Errorf("clada took %s to stop after SIGINT", took)
 	}
-	if code := exitCodeOf(t, err); code != exitFailed {
-		t.Errorf("exit code %d, want %d\n%s", code, exitFailed, stdout.String())
+	if code := exitCodeOf(t, err); code != exitInterrupted {
+		t.Errorf("exit code %d, want %d\n%s", code, exitInterrupted, stdout.String())
 	}
 	out := stdout.String()
 	for _, want := range []string{"interrupted (Ctrl-C)", "skipped: clada was interrupted"} {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/clada/clada/project"
 )
 
 // hintError is an error of clada's own with advice for the person.
@@ -24,8 +26,12 @@ func withHint(err error, format string, a ...any) error {
 func printError(w io.Writer, err error) {
 	fmt.Fprintf(w, "clada: error: %v\n", err)
 	var h *hintError
-	if errors.As(err, &h) && h.hint != "" {
+	var p *project.Error
+	switch {
+	case errors.As(err, &h) && h.hint != "":
 		fmt.Fprintf(w, "clada: hint: %s\n", h.hint)
+	case errors.As(err, &p) && p.Hint != "":
+		fmt.Fprintf(w, "clada: hint: %s\n", p.Hint)
 	}
 }
 

@@ -1,0 +1,199 @@
+package project
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/clada/clada/approve"
+	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/specs"
+)
+
+// Options say which project to open.
+type Options struct {
+	// Root is the project root given by the person (--root). "" finds it
+	// from WorkDir with [FindRoot].
+	Root string
+	// WorkDir is where the person stands; "" is the process's working
+	// directory. A block's dir attribute and the paths in commands are
+	// relative to it when it lies inside the root.
+	WorkDir string
+	// Untrusted asks even for commands the specs allow (also
+	// `untrusted = true` in config.toml).
+	Untrusted bool
+}
+
+// Project is an opened project root. See the package documentation for
+// what it shares and how it may be used concurrently.
+type Project struct {
+	// Root is the absolute project root, as found or given (not
+	// symlink-resolved; the gateway resolves it).
+	Root string
+	// Base is the working directory relative to Root, slash-separated,
+	// "" when it is the root or outside it.
+	Base string
+	// Discovered says how Root was found: "--root", ".clada/", "git" or
+	// "working directory".
+	Discovered string
+	Config     approve.Config
+	Specs      *specs.Set
+	// Commands are the allowed and blocked patterns, kept in step with
+	// commands.toml by [Project.Gateway].
+	Commands  *approve.Commands
+	untrusted bool
+}
+
+// Error is a failure to open a project, with advice for the person.
+type Error struct {
+	Err  error
+	Hint string
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+func hint(err error, h string) error { return &Error{Err: err, Hint: h} }
+
+// FindRoot returns the project root for a person standing in wd: the
+// nearest directory from wd upwards that holds a .clada directory, else
+// the top of the git work tree wd is in (the nearest directory holding
+// .git, a directory or a gitdir file), else wd itself. how says which
+// ("clada", "git" or "working directory"). wd must be absolute.
+func FindRoot(wd string) (root, how string) {
+	gitTop := ""
+	for dir := wd; ; {
+		if fi, err := os.Stat(filepath.Join(dir, approve.DirName)); err == nil && fi.IsDir() {
+			return dir, ".clada/"
+		}
+		if gitTop == "" {
+			if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+				gitTop = dir
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	if gitTop != "" {
+		return gitTop, "git"
+	}
+	return wd, "working directory"
+}
+
+// Locate returns the absolute project root: root when given (--root),
+// else the one [FindRoot] finds from the working directory; how says
+// which, as [Project.Discovered] does. The root must be a directory.
+func Locate(root string) (abs, how string, err error) {
+	wd, err := workDir("")
+	if err != nil {
+		return "", "", err
+	}
+	return locate(root, wd)
+}
+
+func locate(root, wd string) (abs, how string, err error) {
+	if root != "" {
+		if abs, err = filepath.Abs(root); err != nil {
+			return "", "", err
+		}
+		how = "--root"
+	} else {
+		abs, how = FindRoot(wd)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", "", hint(fmt.Errorf("project root %s is not a directory", abs), "pass an existing directory with --root")
+	}
+	return abs, how, nil
+}
+
+func workDir(wd string) (string, error) {
+	if wd == "" {
+		var err error
+		if wd, err = os.Getwd(); err != nil {
+			return "", fmt.Errorf("working directory: %w", err)
+		}
+	}
+	return filepath.Abs(wd)
+}
+
+// Open finds the root and reads .clada/config.toml, commands.toml and
+// specs.toml. A file that does not parse is an error naming it; nothing
+// is ever rewritten.
+func Open(o Options) (*Project, error) {
+	wd, err := workDir(o.WorkDir)
+	if err != nil {
+		return nil, err
+	}
+	p := &Project{untrusted: o.Untrusted}
+	if p.Root, p.Discovered, err = locate(o.Root, wd); err != nil {
+		return nil, err
+	}
+	p.Base = base(p.Root, wd)
+	if p.Config, err = approve.LoadConfig(p.Root); err != nil {
+		return nil, hint(err, "fix the file; clada never rewrites it")
+	}
+	if p.Commands, err = approve.LoadCommands(p.Root, gateway.ParsePattern); err != nil {
+		return nil, hint(err, "fix the file; clada never rewrites it")
+	}
+	if p.Specs, err = specs.Load(p.Root); err != nil {
+		return nil, hint(err, "fix .clada/specs.toml; `clada specs --check` checks it")
+	}
+	return p, nil
+}
+
+// base is wd relative to root, slash-separated; "" when wd is the root
+// or not inside it. Both are compared as written and, failing that, with
+// symlinks resolved (a person may stand in /tmp while the root is
+// /private/tmp).
+func base(root, wd string) string {
+	if rel, ok := inside(root, wd); ok {
+		return rel
+	}
+	r, err1 := filepath.EvalSymlinks(root)
+	w, err2 := filepath.EvalSymlinks(wd)
+	if err1 == nil && err2 == nil {
+		if rel, ok := inside(r, w); ok {
+			return rel
+		}
+	}
+	return ""
+}
+
+func inside(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	if rel == "." {
+		return "", true
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// Gateway returns a new gateway over the project, after re-reading
+// commands.toml if another process changed it. It is cheap: the specs and
+// approvals are shared; only the per-run caches are new.
+func (p *Project) Gateway() (*gateway.Gateway, error) {
+	if _, err := p.Commands.Refresh(); err != nil {
+		return nil, hint(err, "fix the file; clada never rewrites it")
+	}
+	return gateway.New(gateway.Options{Root: p.Root, Base: p.Base, Specs: p.Specs, Commands: p.Commands,
+		Untrusted: p.untrusted || p.Config.Untrusted, NoHardBlocks: !p.Config.HardBlocks})
+}
+
+// Where says which root and how it was found (how as [Locate] returns
+// it), for `clada list` and `clada allow`, e.g. "/src/app (found by .clada/)".
+func Where(root, how string) string {
+	switch how {
+	case "--root":
+		return root + " (--root)"
+	case "working directory":
+		return root + " (the working directory: no .clada/ or git work tree above it)"
+	default:
+		return fmt.Sprintf("%s (found by %s)", root, how)
+	}
+}

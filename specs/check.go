@@ -43,6 +43,7 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	if v.Outcome != Allow {
 		return v
 	}
+	v.Network, v.Caches, v.CacheQuery = sp.network, sp.caches, sp.cacheQuery
 	prog, err := s.LookPath(name)
 	if err != nil {
 		// Whether a program is installed is a fact about this machine,

@@ -60,6 +60,13 @@ type Verdict struct {
 	// the bare name. The decision stands: being installed is a fact
 	// about one machine, and a dry run in CI must decide as on a laptop.
 	Missing string
+	// Network, Caches and CacheQuery are what the spec grants the
+	// command under the sandbox (network, caches, cache_query of the
+	// spec's TOML): the network, directories it may write, and arguments
+	// to the program that print more of them. Set for Allow and Ask.
+	Network    bool
+	Caches     []string
+	CacheQuery []string
 }
 
 // RuleCode returns the stable rule code.

@@ -2,6 +2,7 @@ package specs
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync/atomic"
@@ -25,6 +26,23 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	for _, p := range gv.Paths {
 		if _, err := r.Resolve(dir, p); err != nil {
 			return denyErr(err)
+		}
+	}
+	for _, w := range gv.Writes {
+		res, err := r.Confine(dir, w, true)
+		if err != nil {
+			return denyErr(err)
+		}
+		if err := patchTargets(w, res); err != nil {
+			return denyErr(err)
+		}
+	}
+	if gv.Config != nil {
+		if name, why := configCredential(gv.Config, dir, r, os.Getenv); name != "" {
+			sub := "git " + gv.Subcommand
+			return Verdict{Outcome: Ask, Rule: Rule(string(gitrules.RuleGitSubcommand)), Arg: name,
+				Reason: fmt.Sprintf("%s would print %s, which may hold a credential: %s", sub, name, why),
+				Advice: "the person at the terminal is asked; configuration without credentials is readable without asking"}
 		}
 	}
 	prog, err := s.LookPath("git")

@@ -46,7 +46,11 @@ type Verdict struct {
 	Advice     string   // what the model should do instead; "" for Allow
 	Subcommand string   // e.g. "log", "stash list"; "" when none was given
 	Paths      []string // arguments git may open as files, for the caller to confine to the project root; nil when none
-	Writes     []string // files or directories git writes (format-patch -o), for the caller to confine as written; nil when none
+	// Writes are files or directories git writes (git format-patch -o DIR,
+	// an asked git archive --output=FILE), for the caller to confine as
+	// written; nil when none. Paths and Writes are set for Ask too: an
+	// asked command may still not read or write outside the root.
+	Writes []string
 	// Config, when set, says which configuration values the command
 	// prints; the caller asks when they may hold credentials (see
 	// [ConfigRead]). nil for commands that print none.
@@ -77,7 +81,7 @@ func (e *DeniedError) RuleCode() string { return string(e.Rule) }
 // Hint returns the advice for the model.
 func (e *DeniedError) Hint() string { return e.Advice }
 
-// Global options allowed before the subcommand. Keep sorted; update DESIGN.md too.
+// Global options allowed before the subcommand. Keep sorted.
 var globalAllowed = map[string]bool{
 	"--glob-pathspecs":     true,
 	"--icase-pathspecs":    true,
@@ -92,7 +96,7 @@ var globalAllowed = map[string]bool{
 type globalDenial struct{ reason, advice string }
 
 // Global options denied before the subcommand, by name without "=value".
-// Keep sorted; update DESIGN.md too.
+// Keep sorted.
 var globalDenied = map[string]globalDenial{
 	"--attr-source":  {"reads attributes, which name filter and diff programs, from elsewhere", "drop the option"},
 	"--bare":         {"treats the directory as a bare repository", "run git in the project's working tree"},
@@ -176,9 +180,19 @@ func Check(args []string) Verdict {
 	}
 	t, ok := tables[sub]
 	if !ok {
-		return askSubcommand(sub)
+		return askScreened(sub, rest)
 	}
 	return t().check(rest)
+}
+
+// askScreened is the Ask verdict for subcommand sub, unless one of its
+// arguments is an option screened by [screenPrograms].
+func askScreened(sub string, rest []string) Verdict {
+	v := askSubcommand(sub)
+	if d := screenPrograms(sub, rest, &v); d != nil {
+		return *d
+	}
+	return v
 }
 
 // network lists subcommands that contact other machines, for the reason of
@@ -199,11 +213,16 @@ func askSubcommand(sub string) Verdict {
 }
 
 // askForm is the Ask of a form of sub that changes the repository
-// (stash pop, reflog expire, remote add).
-func askForm(sub, word, what, readOnly string) Verdict {
-	return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: word, Subcommand: sub + " " + word,
+// (stash pop, reflog expire, remote add), with rest, the words after it,
+// screened by [screenPrograms] like every asked subcommand.
+func askForm(sub, word string, rest []string, what, readOnly string) Verdict {
+	v := Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: word, Subcommand: sub + " " + word,
 		Reason: fmt.Sprintf("git %s %s %s", sub, word, what),
 		Advice: "the person at the terminal is asked; allowed without asking: " + readOnly}
+	if d := screenPrograms(sub, rest, &v); d != nil {
+		return *d
+	}
+	return v
 }
 
 // checkStash handles "git stash ...": list and show are read-only; every
@@ -211,8 +230,10 @@ func askForm(sub, word, what, readOnly string) Verdict {
 func checkStash(args []string) Verdict {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		// "git stash" and "git stash -m msg" mean "git stash push".
-		v := askSubcommand("stash")
-		v.Reason = "git stash without list or show creates a stash and resets the working tree"
+		v := askScreened("stash", args)
+		if v.Outcome == Ask {
+			v.Reason = "git stash without list or show creates a stash and resets the working tree"
+		}
 		return v
 	}
 	switch w := args[0]; w {
@@ -221,9 +242,9 @@ func checkStash(args []string) Verdict {
 	case "show":
 		return stashShowTable().check(args[1:])
 	case "apply", "branch", "clear", "drop", "pop":
-		return askForm("stash", w, "changes the working tree or deletes stashes", "git stash list, git stash show")
+		return askForm("stash", w, args[1:], "changes the working tree or deletes stashes", "git stash list, git stash show")
 	default:
-		return askSubcommand("stash " + w)
+		return askScreened("stash "+w, args[1:])
 	}
 }
 
@@ -430,13 +451,18 @@ func (t *table) check(args []string) Verdict {
 	if t.finish != nil {
 		if v := t.finish(st); v != nil {
 			v.Subcommand = t.name
+			if v.Outcome == Ask {
+				// An asked command may still not read or write outside the root.
+				v.Paths, v.Writes = st.paths, st.writes
+			}
 			return *v
 		}
 	}
 	if st.ask != nil {
 		return Verdict{Outcome: Ask, Rule: RuleGitOption, Arg: st.askArg, Subcommand: t.name,
 			Reason: fmt.Sprintf("git %s %s %s", t.name, st.askArg, st.ask.ask),
-			Advice: "the person at the terminal is asked; " + t.readAdvice()}
+			Advice: "the person at the terminal is asked; " + t.readAdvice(),
+			Paths:  st.paths, Writes: st.writes}
 	}
 	paths := st.paths
 	switch t.positionals {

@@ -9,6 +9,14 @@
 //     what git runs or where it looks (-c, -C, --git-dir, --work-tree,
 //     --exec-path, --namespace, --config-env, --super-prefix, --bare, ...) and
 //     -p/--paginate are denied; so is any global clada does not know.
+//   - On every subcommand, asked ones included, options that make git run a
+//     program the model names (--upload-pack, --receive-pack, --exec,
+//     rebase -x, clone/fetch/pull/ls-remote -u, -O in a grep cluster,
+//     --template, --separate-git-dir, clone --config/-c, difftool
+//     --extcmd, send-email's *-cmd options) are denied, so a person is never
+//     asked to approve one; an output path (--output, format-patch -o,
+//     archive -o) is reported in [Verdict.Writes] and a --reference in
+//     [Verdict.Paths] for the caller to confine. See programs.go.
 //   - The subcommand must be one of git's reads: status, diff, log, show,
 //     grep (never -O), blame, shortlog, describe, rev-list, rev-parse,
 //     for-each-ref, show-ref, show-branch, merge-base, name-rev, cherry,
@@ -47,7 +55,9 @@
 //     --textconv, --upload-pack, --exec, -O/--open-files-in-pager,
 //     --no-index, --contents, --show-signature, --paginate) are denied
 //     wherever they appear. A value given as a separate word that starts with
-//     "-" is denied, so a value-taking flag can never hide an option.
+//     "-" is denied when, read as an option, it would be a denied or asking
+//     one, so a value-taking flag can never hide an option; git takes it as
+//     the value (git for-each-ref --sort -committerdate).
 //   - "--" and "--end-of-options" end options; what follows is reported in
 //     [Verdict.Paths] together with every other positional argument that git
 //     may open as a file (a revision such as HEAD~1 is reported too: git
@@ -55,16 +65,20 @@
 //     all of them to the project root). Branch patterns are not paths.
 //     Confining them matters: git diff compares two paths as --no-index
 //     would when one of them lies outside the working tree.
-//   - "git" alone and "git --version" are allowed (they print text);
-//     "git --help"/"-h" is [Ask], because help starts man or a browser.
+//   - "git" alone, "git --version" and "git version" are allowed (they print
+//     text); "git --help"/"-h" is [Ask], because help starts man or a browser.
 //
 // [Harden] returns the arguments clada passes to git: --no-pager and -c
 // settings that stop repository configuration from starting programs (pager,
-// fsmonitor hook, gpg for signature display, transports for lazy fetches),
-// plus --no-ext-diff --no-textconv right after diff, log, show, whatchanged,
-// reflog, range-diff, format-patch, stash list and stash show, and
-// --no-textconv after blame. The read-only settings are added only for
-// forms that are not asked, so an approved git tag -s can still sign. [Env] returns the extra
+// fsmonitor hook, every hook through core.hooksPath, the OpenPGP, X.509 and
+// SSH signature programs, transports for lazy fetches) or writing the index
+// (diff.autoRefreshIndex), plus --no-ext-diff and --no-textconv right after
+// every read-only subcommand whose table knows them (diff, log, show,
+// whatchanged, reflog, range-diff, format-patch, diff-tree, stash list,
+// stash show …; --no-textconv after blame). A read-only form that shows a
+// diff without such an option (status -v) is denied. The read-only
+// settings are added only for forms that are not asked, so an approved git
+// tag -s can still sign. [Env] returns the extra
 // environment. Environment variables cannot unset configuration (an empty
 // GIT_EXTERNAL_DIFF simply means "not set", and diff.external from
 // .git/config still applies), so the -c and -- flags are the real guard; the

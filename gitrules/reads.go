@@ -6,7 +6,7 @@ import (
 )
 
 // dispatch maps subcommands whose first word selects a mode (git remote
-// add, git reflog expire) to their checks. Keep sorted; update DESIGN.md too.
+// add, git reflog expire) to their checks. Keep sorted; update docs/rules.md too.
 var dispatch = map[string]func(args []string) Verdict{
 	"bisect":       checkBisect,
 	"config":       checkConfig,
@@ -61,7 +61,7 @@ func checkReflog(args []string) Verdict {
 			return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: w, Subcommand: "reflog exists",
 				Reason: "git reflog exists takes one ref", Advice: "write git reflog exists <ref>"}
 		case "expire", "delete", "drop":
-			return askForm("reflog", w, "deletes reflog entries", "git reflog, git reflog show <ref>")
+			return askForm("reflog", w, args[1:], "deletes reflog entries", "git reflog, git reflog show <ref>")
 		}
 	}
 	return reflogShowTable().check(args)
@@ -121,11 +121,11 @@ func checkRemote(args []string) Verdict {
 		if offline {
 			return Verdict{Outcome: Allow, Subcommand: "remote show", Config: &ConfigRead{Regexps: remoteURLs}}
 		}
-		return askForm("remote", w, "contacts the network", "git remote show -n <name>, which stays offline")
+		return askForm("remote", w, rest, "contacts the network", "git remote show -n <name>, which stays offline")
 	case "update", "prune":
-		return askForm("remote", w, "contacts the network", reads)
+		return askForm("remote", w, rest, "contacts the network", reads)
 	}
-	return askForm("remote", w, "changes the remotes in git configuration", reads)
+	return askForm("remote", w, rest, "changes the remotes in git configuration", reads)
 }
 
 // checkWorktree: list reads; the rest adds, moves or removes worktrees.
@@ -133,11 +133,11 @@ func checkWorktree(args []string) Verdict {
 	if len(args) > 0 && args[0] == "list" {
 		return worktreeListTable().check(args[1:])
 	}
-	w := "worktree"
+	w, rest := "worktree", args
 	if len(args) > 0 {
-		w = args[0]
+		w, rest = args[0], args[1:]
 	}
-	return askForm("worktree", w, "adds, moves, removes or locks a worktree", "git worktree list")
+	return askForm("worktree", w, rest, "adds, moves, removes or locks a worktree", "git worktree list")
 }
 
 // checkBisect: log and terms read; the rest checks out commits or runs
@@ -150,9 +150,9 @@ func checkBisect(args []string) Verdict {
 		(len(args) == 1 || args[1] == "--term-good" || args[1] == "--term-bad" || args[1] == "--term-old" || args[1] == "--term-new") {
 		return Verdict{Outcome: Allow, Subcommand: "bisect terms"}
 	}
-	w := "bisect"
+	w, rest := "bisect", args
 	if len(args) > 0 {
-		w = args[0]
+		w, rest = args[0], args[1:]
 	}
 	what := "changes the bisect state and checks out commits"
 	switch w {
@@ -161,7 +161,7 @@ func checkBisect(args []string) Verdict {
 	case "visualize", "view":
 		what = "starts gitk or git log with a pager"
 	}
-	return askForm("bisect", w, what, "git bisect log, git bisect terms")
+	return askForm("bisect", w, rest, what, "git bisect log, git bisect terms")
 }
 
 // checkNotes: git notes [--ref <ref>] [list|show] reads.
@@ -189,7 +189,7 @@ func checkNotes(args []string) Verdict {
 		return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: rest[len(rest)-1], Subcommand: "notes " + w,
 			Reason: fmt.Sprintf("git notes %s takes at most one object", w), Advice: fmt.Sprintf("write git notes %s [<object>]", w)}
 	default:
-		return askForm("notes", w, "changes notes", "git notes list, git notes show [<object>]")
+		return askForm("notes", w, rest[1:], "changes notes", "git notes list, git notes show [<object>]")
 	}
 }
 
@@ -200,7 +200,7 @@ func checkSymbolicRef(args []string) Verdict {
 		switch a {
 		case "-q", "--quiet", "--short", "--recurse", "--no-recurse":
 		case "-d", "--delete", "-m":
-			return askForm("symbolic-ref", a, "changes a symbolic ref", "git symbolic-ref <name>")
+			return askForm("symbolic-ref", a, nil, "changes a symbolic ref", "git symbolic-ref <name>")
 		default:
 			if strings.HasPrefix(a, "-") {
 				return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: a, Subcommand: "symbolic-ref",
@@ -211,7 +211,7 @@ func checkSymbolicRef(args []string) Verdict {
 		}
 	}
 	if len(names) > 1 {
-		return askForm("symbolic-ref", names[0], "points a symbolic ref elsewhere", "git symbolic-ref <name>")
+		return askForm("symbolic-ref", names[0], nil, "points a symbolic ref elsewhere", "git symbolic-ref <name>")
 	}
 	return Verdict{Outcome: Allow, Subcommand: "symbolic-ref"}
 }

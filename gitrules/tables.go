@@ -76,7 +76,7 @@ var adviceFor = map[string]string{
 
 // alwaysDeniedLong are long options that write files or run programs. They
 // are part of every subcommand table so that their abbreviations are caught.
-// Keep sorted; update DESIGN.md too.
+// Keep sorted.
 var alwaysDeniedLong = map[string]opt{
 	"contents":            deny(reasonContents),
 	"exec":                deny(reasonRunsProg),
@@ -96,7 +96,7 @@ var alwaysDeniedShort = map[byte]opt{
 }
 
 // diffLong returns the diff options shared by diff, log, show and stash show.
-// Keep sorted; update DESIGN.md too.
+// Keep sorted.
 func diffLong() map[string]opt {
 	return map[string]opt{
 		"abbrev": o(), "anchored": v(), "binary": b(), "break-rewrites": o(),
@@ -124,7 +124,7 @@ func diffLong() map[string]opt {
 	}
 }
 
-// diffShort returns the short diff options. Keep sorted; update DESIGN.md too.
+// diffShort returns the short diff options. Keep sorted.
 func diffShort() map[byte]opt {
 	return map[byte]opt{
 		'B': o(), 'C': o(), 'D': b(), 'G': v(), 'M': o(), 'R': b(), 'S': v(),
@@ -134,7 +134,7 @@ func diffShort() map[byte]opt {
 }
 
 // revLong returns the revision-walk and formatting options of log (and stash
-// list, and show where they make sense). Keep sorted; update DESIGN.md too.
+// list, and show where they make sense). Keep sorted.
 func revLong() map[string]opt {
 	return map[string]opt{
 		"abbrev-commit": b(), "after": v(), "all": b(), "all-match": b(),
@@ -167,7 +167,7 @@ func revLong() map[string]opt {
 }
 
 // revShort returns log's short options. -L is handled as a path-carrying value.
-// Keep sorted; update DESIGN.md too.
+// Keep sorted.
 func revShort() map[byte]opt {
 	return map[byte]opt{
 		'E': b(), 'F': b(), 'L': {kind: kLineRange}, 'P': b(), 'c': b(), 'g': b(), 'i': b(),
@@ -279,8 +279,7 @@ func (t *table) resolve(name string) (opt, bool) {
 	return opt{}, false
 }
 
-// Subcommand tables, each built on first use (see lazyTable). Keep sorted;
-// update DESIGN.md too.
+// Subcommand tables, each built on first use (see lazyTable). Keep sorted.
 var (
 	logTable = lazyTable(func() *table {
 		t := newTable("log", merge(diffLong(), revLong()), mergeShort(diffShort(), revShort()),
@@ -348,9 +347,9 @@ var (
 			"ahead-behind": b(), "branch": b(), "column": o(), "find-renames": o(),
 			"ignore-submodules": o(), "ignored": o(), "long": b(), "null": b(),
 			"porcelain": o(), "renames": b(), "short": b(), "show-stash": b(),
-			"untracked-files": o(), "verbose": b(),
+			"untracked-files": o(), "verbose": denyStatusVerbose,
 		}, map[byte]opt{
-			'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': b(), 'z': b(),
+			'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': denyStatusVerbose, 'z': b(),
 		}, "--short, --branch, --porcelain[=v2], --untracked-files[=no], -z")
 	})
 
@@ -392,7 +391,7 @@ var (
 			"quiet": b(), "remotes": o(), "revs-only": b(), "short": o(),
 			"shared-index-path": b(), "show-cdup": b(), "show-object-format": o(),
 			"show-prefix": b(), "show-ref-format": b(),
-			"show-superproject-working-tree": b(), "show-toplevel": b(),
+			"show-superproject-working-tree": denySuperproject, "show-toplevel": b(),
 			"since": v(), "sq": b(), "symbolic": b(), "symbolic-full-name": b(),
 			"tags": o(), "until": v(), "verify": b(),
 		}, map[byte]opt{'q': b()},
@@ -555,6 +554,10 @@ var (
 			'f': p(), 'h': b(), 'i': b(), 'l': b(), 'm': v(), 'n': b(), 'o': b(),
 			'p': b(), 'q': b(), 'r': b(), 'v': b(), 'w': b(), 'z': b(),
 		}, "-n, -i, -w, -l, -c, -e <pattern>, -E, -F, --cached, -- <path>")
+		pager := opt{kind: kDeny, reason: "opens the matching files in a pager program, which it may name (-O<pager>)",
+			advice: "drop the option: clada captures git's output"}
+		t.short['O'] = pager
+		t.long["open-files-in-pager"] = pager
 		t.digits = true
 		t.positionals = posGrep
 		return t
@@ -602,12 +605,12 @@ var (
 		t := newTable("tag", map[string]opt{
 			"annotate": a(b()), "cleanup": a(v()), "color": o(), "column": o(),
 			"contains": v(), "create-reflog": a(b()), "delete": a(b()), "edit": a(b()),
-			"file": a(v()), "force": a(b()), "format": v(), "ignore-case": b(),
+			"file": a(p()), "force": a(b()), "format": v(), "ignore-case": b(),
 			"list": b(), "local-user": a(v()), "merged": v(), "message": a(v()),
 			"no-contains": v(), "no-merged": v(), "omit-empty": b(), "points-at": v(),
 			"sign": a(b()), "sort": v(), "trailer": a(v()), "verify": a(b()),
 		}, map[byte]opt{
-			'F': a(v()), 'a': a(b()), 'd': a(b()), 'e': a(b()), 'f': a(b()),
+			'F': a(p()), 'a': a(b()), 'd': a(b()), 'e': a(b()), 'f': a(b()),
 			'i': b(), 'l': b(), 'm': a(v()), 'n': o(), 's': a(b()), 'u': a(v()),
 			'v': a(b()),
 		}, "-l <pattern>, -n, --contains <commit>, --merged, --sort=<key>, --format=<fmt>")
@@ -720,7 +723,7 @@ func lazyTable(build func() *table) func() *table {
 }
 
 // tables maps subcommand words to tables. stash and the subcommands in
-// dispatch are handled separately. Keep sorted; update DESIGN.md too.
+// dispatch are handled separately. Keep sorted; update docs/rules.md too.
 var tables = map[string]func() *table{
 	"blame":         blameTable,
 	"branch":        branchTable,

@@ -117,30 +117,14 @@ func configCredential(cr *gitrules.ConfigRead, dir string, r *Resolver, getenv f
 // System configuration is read only for --system: clada runs git with
 // GIT_CONFIG_NOSYSTEM=1.
 func configFiles(cr *gitrules.ConfigRead, dir string, r *Resolver, getenv func(string) string) []string {
-	local := []string{filepath.Join(r.Root(), ".git", "config"), filepath.Join(r.Root(), ".git", "config.worktree")}
-	home := getenv("HOME")
-	var global []string
-	if g := getenv("GIT_CONFIG_GLOBAL"); g != "" {
-		global = []string{g}
-	} else {
-		xdg := getenv("XDG_CONFIG_HOME")
-		if xdg == "" && home != "" {
-			xdg = filepath.Join(home, ".config")
-		}
-		if xdg != "" {
-			global = append(global, filepath.Join(xdg, "git", "config"))
-		}
-		if home != "" {
-			global = append(global, filepath.Join(home, ".gitconfig"))
-		}
-	}
+	local := localConfigFiles(r.Root())
 	switch cr.Scope {
 	case "local":
 		return local[:1]
 	case "worktree":
 		return local[1:]
 	case "global":
-		return global
+		return globalConfigFiles(getenv)
 	case "system":
 		if s := getenv("GIT_CONFIG_SYSTEM"); s != "" {
 			return []string{s}
@@ -153,7 +137,7 @@ func configFiles(cr *gitrules.ConfigRead, dir string, r *Resolver, getenv func(s
 		}
 		return []string{res}
 	}
-	return append(global, local...)
+	return append(globalConfigFiles(getenv), local...)
 }
 
 // scanConfig reads one git configuration file (missing is empty), follows
@@ -161,7 +145,7 @@ func configFiles(cr *gitrules.ConfigRead, dir string, r *Resolver, getenv func(s
 // file may be included), and returns the first entry for which check
 // returns a reason.
 func scanConfig(file string, depth int, getenv func(string) string, check func(name, value string) string) (string, string) {
-	if depth > 10 {
+	if depth > maxIncludeDepth {
 		return "", ""
 	}
 	f, err := os.Open(file)
@@ -177,11 +161,9 @@ func scanConfig(file string, depth int, getenv func(string) string, check func(n
 			return false
 		}
 		if name == "include.path" || strings.HasPrefix(name, "includeif.") && strings.HasSuffix(name, ".path") {
-			inc := value
-			if rest, ok := strings.CutPrefix(inc, "~/"); ok {
-				inc = filepath.Join(getenv("HOME"), rest)
-			} else if !filepath.IsAbs(inc) {
-				inc = filepath.Join(filepath.Dir(file), inc)
+			inc, ok := includeTarget(value, file, getenv("HOME"))
+			if !ok {
+				return true
 			}
 			if found, why = scanConfig(inc, depth+1, getenv, check); found != "" {
 				return false
@@ -250,37 +232,8 @@ func parseGitConfig(data []byte, fn func(name, value string) bool) {
 		if section == "" || key == "" {
 			continue
 		}
-		if !fn(section+"."+key, configValue(strings.TrimSpace(value))) {
+		if !fn(section+"."+key, configValue(value)) {
 			return
 		}
 	}
-}
-
-// configValue removes quotes, escapes and trailing comments from a raw
-// value.
-func configValue(v string) string {
-	var b strings.Builder
-	quoted := false
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case c == '"':
-			quoted = !quoted
-		case c == '\\' && i+1 < len(v):
-			i++
-			switch v[i] {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			default:
-				b.WriteByte(v[i])
-			}
-		case (c == '#' || c == ';') && !quoted:
-			return strings.TrimSpace(b.String())
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }

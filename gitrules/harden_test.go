@@ -355,10 +355,11 @@ func TestHardenRealGitReads(t *testing.T) {
 			out, err := cmd.CombinedOutput()
 			return string(out), err
 		}
-		out, _ := run(c.args, baseEnv)
-		plain := readMarker(t, marker)
-		if c.wantPlain && len(plain) == 0 {
-			t.Errorf("git %s without hardening ran no configured program; the trap is broken\n%s", name, out)
+		if c.wantPlain {
+			out, _ := run(c.args, baseEnv)
+			if len(readMarker(t, marker)) == 0 {
+				t.Errorf("git %s without hardening ran no configured program; the trap is broken\n%s", name, out)
+			}
 		}
 		out, err := run(Harden(c.args), append(slices.Clone(baseEnv), Env()...))
 		var ee *exec.ExitError

@@ -459,7 +459,7 @@ func (t *table) check(args []string) Verdict {
 		}
 	}
 	if st.ask != nil {
-		return Verdict{Outcome: Ask, Rule: RuleGitOption, Arg: st.askArg, Subcommand: t.name,
+		return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: st.askArg, Subcommand: t.name,
 			Reason: fmt.Sprintf("git %s %s %s", t.name, st.askArg, st.ask.ask),
 			Advice: "the person at the terminal is asked; " + t.readAdvice(),
 			Paths:  st.paths, Writes: st.writes}

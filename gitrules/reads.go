@@ -335,7 +335,7 @@ func checkConfig(args []string) Verdict {
 			cr.Scope, cr.File = "file", val
 			paths = append(paths, val)
 		case "--blob":
-			return Verdict{Outcome: Ask, Rule: RuleGitOption, Arg: a, Subcommand: "config",
+			return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: a, Subcommand: "config",
 				Reason: "git config --blob reads configuration from a repository object clada cannot look into for credentials",
 				Advice: "the person at the terminal is asked; allowed without asking: " + reads}
 		case "--name-only":

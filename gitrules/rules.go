@@ -15,10 +15,10 @@ type RuleInfo struct {
 func Rules() []RuleInfo {
 	return []RuleInfo{
 		{RuleGitSubcommand, "ask",
-			"a git subcommand outside the read-only table (commit, push, checkout …), a risky form of a read (branch NAME, tag v1, stash pop, clean -f, config KEY VALUE, remote add), or a read that would print a credential (config --get credential.helper)",
+			"a git subcommand outside the read-only table (commit, push, checkout …), a risky form of a read (branch NAME, branch -d, tag v1, stash pop, clean -f, config KEY VALUE, remote add), or a read that would print a credential (config --get credential.helper)",
 			"use git's reads (status, diff, log, show, grep, blame, branch, tag -l, shortlog, describe, reflog, config --get …); the person approves the rest"},
-		{RuleGitOption, "ask or deny",
-			"a git option that redirects git or makes it write files or run programs (-c, -C, --git-dir, --work-tree, --output, --ext-diff, --textconv …), or one the table does not know, is denied; options that run a program the model names (--upload-pack, --exec, rebase -x, grep -O …) are denied on every subcommand, asked ones too; an option that changes a branch or tag (branch -d, tag -d) is asked",
+		{RuleGitOption, "deny",
+			"a git option that redirects git or makes it write files or run programs (-c, -C, --git-dir, --work-tree, --output, --ext-diff, --textconv …), or one the table does not know; options that run a program the model names (--upload-pack, --exec, rebase -x, grep -O …) are denied on every subcommand, asked ones too",
 			"leave the option out; run git from the project root with dir= for a subdirectory"},
 	}
 }

@@ -38,7 +38,7 @@ func Rules() []RuleInfo {
 			"pass the setting as a flag; the person sets the environment before starting clada"},
 		{RuleBuiltin, "deny",
 			"shell builtins that mean nothing without a shell: cd, export, source, eval, exec, set, alias …",
-			"instead of cd use the dir attribute; write the command itself instead of eval or exec"},
+			"use the dir attribute for cd; write the command itself for eval or exec"},
 		{RuleCharacter, "deny",
 			"control characters, terminal escapes, bidi and zero-width characters; non-ASCII letters in the program name",
 			"write arguments with visible characters only and program names in plain ASCII"},

@@ -9,10 +9,12 @@
 //
 // The command's standard input is the null device, so it reads EOF at once and
 // can never read the CSL document that clada itself reads from stdin. Standard
-// output and standard error are captured separately, read as streams into
-// buffers that together never hold more than [Config.MaxOutput] bytes. The
-// first byte past the cap kills the command and marks the [Result]
-// truncated; memory stays bounded however much the command prints.
+// output and standard error are read separately, as streams, and passed on
+// to the io.Writer sinks of [Config] in chunks of at most 32 KiB, up to
+// [Config.MaxOutput] bytes together; Run holds no output itself. The first
+// byte past the cap kills the command and marks the [Result] truncated;
+// memory stays bounded however much the command prints and whatever the
+// cap.
 //
 // On Unix the command runs in its own session and process group (Setsid), with no
 // controlling terminal, so it can never read the terminal clada asks on. A timeout, a

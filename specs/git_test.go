@@ -30,7 +30,7 @@ func TestCheckGit(t *testing.T) {
 		{"git push", Ask, Rule(gitrules.RuleGitSubcommand)},
 		{"git -c core.pager=x log", Deny, Rule(gitrules.RuleGitOption)},
 		{"git log --output=x", Deny, Rule(gitrules.RuleGitOption)},
-		{"git branch -D x", Ask, Rule(gitrules.RuleGitOption)},
+		{"git branch -D x", Ask, Rule(gitrules.RuleGitSubcommand)},
 		{"git shortlog -sn", Allow, RuleSpec},
 		{"git grep -n x -- dir", Allow, RuleSpec},
 		{"git grep -n x -- ../y", Deny, RulePathOutsideRoot},

@@ -27,6 +27,15 @@
 // returns anyway. On Windows the command runs in a job object that is
 // terminated instead (see proc_windows.go for its limits).
 //
+// Every command gets a private temporary directory, made under
+// [Config.TempRoot] (default os.TempDir()) with mode 0700 and named by
+// TMPDIR, TMP and TEMP in its environment. Run removes it, and everything
+// the command or its children put there, once they are gone: after a normal
+// exit, a kill at the timeout or the output cap, or a cancellation. A sort
+// killed at its timeout leaves no spill files in the shared /tmp. (A
+// process that escaped the group could recreate files there only by
+// recreating the directory.)
+//
 // Because the group is not the terminal's foreground group, a command that
 // reads /dev/tty to ask the person something is stopped (SIGTTIN) until the
 // timeout kills it: it can never read keystrokes meant for clada's prompt.

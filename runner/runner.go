@@ -50,6 +50,12 @@ type Config struct {
 	// command has exited or been killed (a process that escaped the group may
 	// still hold them); zero or negative means DefaultWaitDelay.
 	WaitDelay time.Duration
+	// TempRoot is where Run makes the command's private temporary
+	// directory; "" means os.TempDir(). Every command gets one: TMPDIR,
+	// TMP and TEMP in its environment name it (replacing any in Env), and
+	// Run removes it with all its contents when the command ends, however
+	// it ends. No value turns this off.
+	TempRoot string
 	// Stdout and Stderr receive what the command prints on each stream, in
 	// order, up to the cap, in chunks of at most 32 KiB: Run itself holds
 	// no more than that per stream, however much the command prints. nil
@@ -125,6 +131,10 @@ type Result struct {
 	// *fs.PathError, exec.ErrDot or ErrNoCommand), or for StatusCanceled
 	// the cause of the cancellation; nil otherwise.
 	Err error
+	// TempLeft is the command's private temporary directory when Run could
+	// not remove it (a file that even its owner cannot delete); "" when it
+	// was removed, which is the normal case.
+	TempLeft string
 }
 
 // OK reports whether the command exited with code 0 and its output is whole.
@@ -149,8 +159,8 @@ var (
 // device. Run returns when the command has ended and its output is read; it
 // kills the command's process group when ctx is canceled, when cfg.Timeout
 // expires and when output passes cfg.MaxOutput.
-func Run(ctx context.Context, argv []string, cfg Config) Result {
-	res := Result{ExitCode: -1}
+func Run(ctx context.Context, argv []string, cfg Config) (res Result) {
+	res = Result{ExitCode: -1}
 	if len(argv) == 0 || argv[0] == "" {
 		res.Status = StatusStartFailed
 		res.Err = ErrNoCommand
@@ -182,7 +192,22 @@ func Run(ctx context.Context, argv []string, cfg Config) Result {
 		return startFailed(res, argv[0], cmd.Err)
 	}
 	cmd.Dir = cfg.Dir
-	cmd.Env = cfg.Env
+	tmp, err := newTempDir(cfg.TempRoot)
+	if err != nil {
+		return startFailed(res, argv[0], fmt.Errorf("making its temporary directory: %w", err))
+	}
+	// Deferred after the group's kill (registered below), so it runs once
+	// the command and everything it started are gone.
+	defer func() {
+		if err := tmp.remove(); err != nil {
+			res.TempLeft = tmp.path
+		}
+	}()
+	if cfg.Env != nil {
+		cmd.Env = tmp.env(cfg.Env)
+	} else {
+		cmd.Env = tmp.env(cmd.Environ())
+	}
 	// cmd.Stdin stays nil: os/exec connects it to the null device.
 
 	var g group

@@ -144,13 +144,13 @@ func TestRun(t *testing.T) {
 		},
 		{
 			name: "Env replaces the environment",
-			argv: helperArgv(t, "env"),
+			argv: helperArgv(t, "env-but-temp"),
 			cfg:  Config{Env: []string{"A=1", "B=two words"}},
 			want: outcome{Status: StatusExited, Stdout: "A=1\nB=two words", OK: true},
 		},
 		{
 			name: "empty non-nil Env is an empty environment",
-			argv: helperArgv(t, "env"),
+			argv: helperArgv(t, "env-but-temp"),
 			cfg:  Config{Env: []string{}},
 			want: outcome{Status: StatusExited, OK: true},
 		},

@@ -26,6 +26,14 @@ const (
 	MaxTimeout             = 24 * time.Hour
 	MinMaxOutput           = 1 << 10 // 1 KiB
 	MaxMaxOutput           = 1 << 30 // 1 GiB: the runner holds output in memory
+
+	// clada mcp: how long a run waits before its command goes on as a
+	// background job, and the limits of a command run that way.
+	DefaultBackgroundAfter = 30 * time.Second
+	MinBackgroundAfter     = 1 * time.Second
+	MaxBackgroundAfter     = 1 * time.Hour
+	DefaultJobTimeout      = 30 * time.Minute
+	DefaultJobMaxOutput    = 100_000_000 // 100 MB
 )
 
 // Config is .clada/config.toml. Use [DefaultConfig] or [LoadConfig]
@@ -36,7 +44,16 @@ type Config struct {
 	ApprovalTimeout time.Duration // how long a question waits; 0 means DefaultApprovalTimeout
 	Untrusted       bool          // ask even for commands that a spec allows
 	HardBlocks      bool          // the built-in hard blocks (sudo, dd, rm -rf /…); on by default
-	Path            string        // the file the values came from, "" when there is none
+	// BackgroundAfter is how long a run of `clada mcp` waits for its
+	// command before it goes on as a background job; 0 means
+	// DefaultBackgroundAfter.
+	BackgroundAfter time.Duration
+	// JobTimeout and JobMaxOutput bound a command that `clada mcp` runs
+	// (it may become a background job) in place of Timeout and
+	// MaxOutput; 0 means DefaultJobTimeout and DefaultJobMaxOutput.
+	JobTimeout   time.Duration
+	JobMaxOutput int64
+	Path         string // the file the values came from, "" when there is none
 }
 
 // DefaultConfig returns the configuration used when there is no
@@ -83,9 +100,16 @@ func LoadConfig(root string) (Config, error) {
 			v = boolValue{&cfg.Untrusted}
 		case "hard_blocks":
 			v = boolValue{&cfg.HardBlocks}
+		case "background_after":
+			v = durationValue{&cfg.BackgroundAfter, MinBackgroundAfter, MaxBackgroundAfter}
+		case "job_timeout":
+			v = durationValue{&cfg.JobTimeout, MinTimeout, MaxTimeout}
+		case "job_max_output":
+			v = sizeValue{&cfg.JobMaxOutput}
 		default:
 			return Config{}, keyError(path, &md, top[name], name, errors.New(
-				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted and hard_blocks"))
+				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, "+
+					"background_after, job_timeout and job_max_output"))
 		}
 		if err := md.PrimitiveDecode(top[name], v); err != nil {
 			return Config{}, tomlFileError(path, name, err)

@@ -48,6 +48,8 @@ hard_blocks = false
 		{name: "bytes suffix", content: `max_output = "2048B"`, want: Config{MaxOutput: 2048, ApprovalTimeout: time.Minute, HardBlocks: true}},
 		{name: "approval bounds low", content: `approval_timeout = "10s"`, want: Config{ApprovalTimeout: 10 * time.Second, HardBlocks: true}},
 		{name: "approval bounds high", content: `approval_timeout = "2m"`, want: Config{ApprovalTimeout: 2 * time.Minute, HardBlocks: true}},
+		{name: "clada mcp jobs", content: "background_after = \"5s\"\njob_timeout = \"2h\"\njob_max_output = \"1GiB\"\n",
+			want: Config{ApprovalTimeout: time.Minute, HardBlocks: true, BackgroundAfter: 5 * time.Second, JobTimeout: 2 * time.Hour, JobMaxOutput: 1 << 30}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,6 +93,10 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "max_output too big", content: "max_output = \"2GiB\"\n", wantLine: 1, wantKey: "max_output", wantText: []string{`"2GiB"`, "1KiB to 1GiB"}},
 		{name: "max_output too small", content: "max_output = 10\n", wantLine: 1, wantKey: "max_output"},
 		{name: "max_output overflow", content: "max_output = \"99999999999999999GB\"\n", wantLine: 1, wantKey: "max_output"},
+		{name: "background_after zero", content: "background_after = 0\n", wantLine: 1, wantKey: "background_after", wantText: []string{"1s to 1h"}},
+		{name: "background_after too long", content: "background_after = \"2h\"\n", wantLine: 1, wantKey: "background_after", wantText: []string{`"2h"`, "1s to 1h"}},
+		{name: "job_timeout too long", content: "job_timeout = \"25h\"\n", wantLine: 1, wantKey: "job_timeout", wantText: []string{"1s to 24h"}},
+		{name: "job_max_output too big", content: "job_max_output = \"2GiB\"\n", wantLine: 1, wantKey: "job_max_output", wantText: []string{"1KiB to 1GiB"}},
 		{name: "bool as string", content: "untrusted = \"yes\"\n", wantLine: 1, wantKey: "untrusted", wantText: []string{"true or false"}},
 	}
 	for _, tt := range tests {

@@ -93,6 +93,22 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 						untrusted: c.Bool("untrusted"), args: c.Args().Slice()}, stdout, stderr)
 				},
 			},
+			{
+				Name:  "mcp",
+				Usage: "serve clada's run, check, output and kill tools to an agent over MCP (stdio)",
+				Description: "An MCP server on stdin/stdout: register it with your agent (README \"MCP\"). Approvals are\n" +
+					"asked through the client (elicitation), never on the terminal; commands still running after\n" +
+					"background_after become jobs. When the client disconnects, every job is killed.",
+				Flags: []cli.Flag{
+					rootFlag(),
+					&cli.BoolFlag{Name: "trust-all", Usage: "approve every command that would be asked (deny stays deny); prints a warning"},
+					&cli.BoolFlag{Name: "untrusted", Usage: "ask even for commands the specs allow"},
+				},
+				Action: func(c *cli.Context) error {
+					return mcpAction(mcpOptions{root: c.String("root"), trustAll: c.Bool("trust-all"), untrusted: c.Bool("untrusted"),
+						args: c.Args().Len()}, stdin, stdout, stderr)
+				},
+			},
 			storeCommand("allow", "always run commands matching PATTERN (adds it to allowed in .clada/commands.toml)", stdout),
 			storeCommand("block", "never run commands matching PATTERN (adds it to blocked in .clada/commands.toml)", stdout),
 			storeCommand("forget", "remove PATTERN from allowed and blocked", stdout),

@@ -76,8 +76,8 @@ func (r *roots) check(ctx context.Context, ss *mcp.ServerSession, caps *mcp.Clie
 // resolved), or "" when it is.
 func outside(root, uri string) string {
 	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "file" {
-		return fmt.Sprintf("the client's root %s is not a file: URI, so clada cannot tell whether it lies inside the project root %s", uri, root)
+	if err != nil || u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") {
+		return fmt.Sprintf("the client's root %s is not a file: URI of this machine, so clada cannot tell whether it lies inside the project root %s", uri, root)
 	}
 	p := u.Path
 	if runtime.GOOS == "windows" {

@@ -53,10 +53,15 @@ type mcpSession struct {
 // SDK's client to it; opts may set the client's elicitation handler.
 func startMCP(t *testing.T, root string, opts *mcp.ClientOptions, args ...string) *mcpSession {
 	t.Helper()
+	return connectMCP(t, root, mcp.NewClient(&mcp.Implementation{Name: "clada-test", Version: "0"}, opts), args...)
+}
+
+// connectMCP starts `clada mcp --root root args...` and connects client.
+func connectMCP(t *testing.T, root string, client *mcp.Client, args ...string) *mcpSession {
+	t.Helper()
 	cmd := cladaCmd(t, root, append([]string{"mcp", "--root", root}, args...)...)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "clada-test", Version: "0"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -191,6 +196,12 @@ func TestMCPCheckAndRun(t *testing.T) {
 	}
 	if _, ok := out["job"]; ok {
 		t.Errorf("a command that finished at once has a job: %v", out)
+	}
+	for cmd, rule := range map[string]string{"cat $HOME": "expansion", "sudo touch made": "hard-block", "ls | touch made": "shell-syntax"} {
+		res := s.call("run", map[string]any{"command": cmd})
+		if out := structured(t, res); !res.IsError || out["decision"] != "deny" || out["rule"] != rule || out["status"] != "denied" {
+			t.Errorf("run %s: isError %v, %v; want denied by %s", cmd, res.IsError, out, rule)
+		}
 	}
 	res = s.call("run", map[string]any{"command": "touch made", "dir": "sub"})
 	if !res.IsError || structured(t, res)["rule"] != "dir-not-found" {
@@ -452,4 +463,81 @@ func TestMCPConcurrentRuns(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestMCPRoots: while the client offers a root outside the project root,
+// run and check are refused; once its roots change to the project, they
+// work again.
+func TestMCPRoots(t *testing.T) {
+	t.Parallel()
+	root := newRoot(t)
+	other := t.TempDir()
+	client := mcp.NewClient(&mcp.Implementation{Name: "clada-test", Version: "0"}, nil)
+	client.AddRoots(&mcp.Root{URI: "file://" + root}, &mcp.Root{URI: "file://" + other})
+	s := connectMCP(t, root, client)
+	for _, tool := range []string{"check", "run"} {
+		res := s.call(tool, map[string]any{"command": "touch made"})
+		out := structured(t, res)
+		if !res.IsError || out["rule"] != "root-outside-project" || !strings.Contains(text(res), other) || !strings.Contains(text(res), "--root") {
+			t.Errorf("%s with a root outside: isError %v, %v\n%s", tool, res.IsError, out, text(res))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
+		t.Fatal("run ran a command while a root was outside the project")
+	}
+	client.RemoveRoots("file://" + other)
+	client.AddRoots(&mcp.Root{URI: "file://" + root + "/sub"})
+	// The list_changed notification reaches the server asynchronously.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		res := s.call("run", map[string]any{"command": "touch made"})
+		if !res.IsError {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still refused after the roots changed:\n%s", text(res))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "made")); err != nil {
+		t.Errorf("touch did not run: %v", err)
+	}
+}
+
+// TestMCPTrustFlags: --trust-all runs what would be asked without asking;
+// --untrusted asks even for what the specs allow; a client that cannot
+// elicit gets the command not run and is told how to approve it.
+func TestMCPTrustFlags(t *testing.T) {
+	t.Parallel()
+	root := newRoot(t)
+	writeFile(t, filepath.Join(root, "mark.sh"), "#!/bin/sh\necho ran >> marks\n", 0o755)
+	s := startMCP(t, root, nil)
+	res := s.call("run", map[string]any{"command": "./mark.sh"})
+	out := structured(t, res)
+	if !res.IsError || out["status"] != "not-approved" || !strings.Contains(text(res), "clada allow ./mark.sh") ||
+		!strings.Contains(text(res), "elicitation") {
+		t.Errorf("ask without elicitation: isError %v, %v\n%s", res.IsError, out, text(res))
+	}
+	if _, err := os.Stat(filepath.Join(root, "marks")); err == nil {
+		t.Fatal("a command that needs approval ran without it")
+	}
+	s.cs.Close()
+
+	s = startMCP(t, root, nil, "--trust-all")
+	res = s.call("run", map[string]any{"command": "./mark.sh"})
+	if out := structured(t, res); res.IsError || out["approved_by"] != "trust-all" {
+		t.Errorf("--trust-all: isError %v, %v\n%s", res.IsError, out, text(res))
+	}
+	if !strings.Contains(s.stderr.String(), "--trust-all") {
+		t.Errorf("no warning about --trust-all on stderr: %q", s.stderr)
+	}
+	s.cs.Close()
+
+	e := &elicitor{answer: answer("decline", "")}
+	s = startMCP(t, root, &mcp.ClientOptions{ElicitationHandler: e.handle}, "--untrusted")
+	res = s.call("run", map[string]any{"command": "touch made"})
+	if out := structured(t, res); !res.IsError || out["rule"] != "untrusted" || len(e.questions()) != 1 {
+		t.Errorf("--untrusted: isError %v, asked %d times, %v", res.IsError, len(e.questions()), out)
+	}
+	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
+		t.Error("--untrusted ran a declined command")
+	}
 }

@@ -16,8 +16,8 @@ import (
 // ConfigFile is the name of the configuration file in .clada.
 const ConfigFile = "config.toml"
 
-// Defaults and limits of the configuration (DESIGN.md §5). Keep in step
-// with the config.toml documentation.
+// Defaults and limits of the configuration. Keep in step with the
+// README's config.toml section.
 const (
 	DefaultApprovalTimeout = 60 * time.Second
 	MinApprovalTimeout     = 10 * time.Second

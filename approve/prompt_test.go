@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -38,6 +40,8 @@ func TestAsk(t *testing.T) {
 		{name: "partial line then eof", in: "y", want: No, wantReason: NoEOF, wantOut: testPrompt + "\nclada: end of input: not approved\n"},
 		{name: "bad input then eof", in: "x\n", want: No, wantReason: NoEOF,
 			wantOut: testPrompt + hint + testPrompt + "\nclada: end of input: not approved\n"},
+		{name: "p is no answer without a prefix offered", in: "p\nprefix\nn\n", want: No, wantReason: NoAnswered,
+			wantOut: testPrompt + hint + testPrompt + hint + testPrompt},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,6 +59,31 @@ func TestAsk(t *testing.T) {
 				t.Errorf("output:\n%q\nwant\n%q", out.String(), tt.wantOut)
 			}
 		})
+	}
+}
+
+func TestAskPrefix(t *testing.T) {
+	t.Parallel()
+	q := Question{Command: "go test ./...", Why: "runs project code", Prefix: "go test *"}
+	const ask = "clada: run `go test ./...` (runs project code)? [y]es, [n]o, [a]lways, [p]refix `go test *`, ne[v]er (60s): "
+	const hint = "clada: please answer y (yes), n (no), a (always), p (always `go test *`) or v (never)\n"
+	for _, tt := range []struct {
+		in, out string
+		want    Answer
+	}{
+		{"p\n", ask, AlwaysPrefix},
+		{"Prefix\n", ask, AlwaysPrefix},
+		{"a\n", ask, Always},
+		{"x\ny\n", ask + hint + ask, Yes},
+	} {
+		var out bytes.Buffer
+		got, _, err := NewPrompter(strings.NewReader(tt.in), &out).Ask(context.Background(), q, 0)
+		if err != nil || got != tt.want {
+			t.Errorf("Ask(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+		if out.String() != tt.out {
+			t.Errorf("Ask(%q) output:\n%q\nwant\n%q", tt.in, out.String(), tt.out)
+		}
 	}
 }
 
@@ -100,6 +129,52 @@ func TestAskTimeout(t *testing.T) {
 	got, why, err = p.Ask(context.Background(), testQuestion, time.Minute)
 	if err != nil || got != No || why != NoAnswered {
 		t.Errorf("second Ask = %v, %q, %v; want the second line, no", got, why, err)
+	}
+}
+
+// stepClock is a Clock on which each NewTimer fires at once and Now
+// jumps by step at every call, so a question with a 30 s timeout and a
+// bad answer shows the time left as it passes on that clock.
+type stepClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	step   time.Duration
+	timers []time.Duration // what NewTimer was asked for
+}
+
+func (c *stepClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(c.step)
+	return c.now
+}
+
+func (c *stepClock) NewTimer(d time.Duration) *time.Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.timers = append(c.timers, d)
+	return time.NewTimer(0)
+}
+
+// TestAskClock: the approval timeout is measured on the Prompter's clock,
+// and what the person is shown is the time on that clock.
+func TestAskClock(t *testing.T) {
+	t.Parallel()
+	r, w := io.Pipe()
+	defer w.Close()
+	var out syncBuffer
+	p := NewPrompter(r, &out)
+	clock := &stepClock{step: 10 * time.Second}
+	p.SetClock(clock)
+	got, why, err := p.Ask(context.Background(), testQuestion, 30*time.Second)
+	if err != nil || got != No || why != NoTimeout {
+		t.Fatalf("Ask = %v, %q, %v; want no, timed out", got, why, err)
+	}
+	if want := []time.Duration{30 * time.Second}; !slices.Equal(clock.timers, want) {
+		t.Errorf("the clock's timers = %v, want %v", clock.timers, want)
+	}
+	if !strings.Contains(out.String(), "(30s): ") || !strings.HasSuffix(out.String(), "\nclada: no answer within 30s: not approved\n") {
+		t.Errorf("output %q: want the question with 30s and the timeout message with 30s", out.String())
 	}
 }
 
@@ -211,7 +286,7 @@ func TestPromptShowsEscapes(t *testing.T) {
 
 func TestAnswerString(t *testing.T) {
 	t.Parallel()
-	for a, want := range map[Answer]string{No: "no", Yes: "yes", Always: "always", Never: "never"} {
+	for a, want := range map[Answer]string{No: "no", Yes: "yes", Always: "always", Never: "never", AlwaysPrefix: "prefix"} {
 		if a.String() != want {
 			t.Errorf("%d.String() = %q, want %q", a, a.String(), want)
 		}

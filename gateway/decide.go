@@ -16,7 +16,7 @@ import (
 // Decision is what clada does with one command.
 type Decision string
 
-// The three decisions of DESIGN.md §3.
+// The three decisions (docs/rules.md).
 const (
 	Allow Decision = "allow"
 	Ask   Decision = "ask"
@@ -32,6 +32,9 @@ const (
 	RuleUntrusted      = "untrusted"
 	RuleDirNotFound    = "dir-not-found"
 	RuleNotFound       = "program-not-found"
+	// RuleError marks a failure clada did not foresee while deciding
+	// (an error without a rule code of its own); it denies.
+	RuleError = "error"
 )
 
 // refusal is how the gateway reads the reasons of every stage without
@@ -113,41 +116,69 @@ type Verdict struct {
 	// Why says, for ask, why the person is asked: unknown command,
 	// wrapper that runs other programs, untrusted mode.
 	Why string
+	// Lost names, for an ask, the files (and directories, with a final
+	// "/") the command destroys that git cannot restore, relative to the
+	// root; nil when it destroys nothing that cannot be restored.
+	Lost []string
 }
 
-// Decide applies the decision order of the design to argv, run in dir
+// Decide applies the decision order of docs/rules.md to argv, run in dir
 // (the RUN block's dir attribute, relative to the base directory; "" is
 // the base itself, the root unless [Options.Base] says otherwise).
 func (g *Gateway) Decide(argv []string, dir string) Verdict {
+	// 0. clada itself: its permissions are the person's, and clada exec
+	// is judged by what it runs (self.go).
+	if v, ok := g.decideSelf(argv, dir); ok {
+		return v
+	}
 	root := g.resolver.Root()
 	attr := dir
 	dir = g.inBase(dir)
-	// 1. Blocked patterns and hard blocks.
-	if p, ok := g.opts.Commands.MatchBlocked(argv); ok {
-		return Verdict{Decision: Deny, Rule: RuleBlockedPattern, Word: p.Text,
-			Reason: fmt.Sprintf("the command matches the blocked pattern `%s` in %s", p.Text, g.opts.Commands.Path),
-			Advice: "do not run this command; if it is needed, ask the person to remove the pattern with `clada forget`"}
+	// 1. Blocked patterns.
+	if v, ok := g.blocked(argv); ok {
+		return v
 	}
-	// 2. Confinement of dir and of a path-like argv[0].
+	// 2. Confinement of dir.
 	absDir := root
 	if dir != "" {
 		d, err := g.resolver.Resolve(root, dir)
 		if err != nil {
 			return refused(err, attr)
 		}
-		isDir, ok := g.dirs[d]
-		if !ok {
-			fi, err := os.Stat(d)
-			isDir = err == nil && fi.IsDir()
-			g.dirs[d] = isDir
-		}
-		if !isDir {
+		if !g.isDir(d) {
 			return Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: attr,
 				Reason: fmt.Sprintf("the dir attribute %q is not a directory inside the project", attr),
 				Advice: "create the directory first, or fix the dir attribute (it is relative to the project root)"}
 		}
 		absDir = d
 	}
+	return g.untrusted(g.decide(argv, absDir, 0))
+}
+
+func (g *Gateway) isDir(d string) bool {
+	isDir, ok := g.dirs[d]
+	if !ok {
+		fi, err := os.Stat(d)
+		isDir = err == nil && fi.IsDir()
+		g.dirs[d] = isDir
+	}
+	return isDir
+}
+
+func (g *Gateway) blocked(argv []string) (Verdict, bool) {
+	p, ok := g.opts.Commands.MatchBlocked(argv)
+	if !ok {
+		return Verdict{}, false
+	}
+	return Verdict{Decision: Deny, Rule: RuleBlockedPattern, Word: p.Text,
+		Reason: fmt.Sprintf("the command matches the blocked pattern `%s` in %s", p.Text, g.opts.Commands.Path),
+		Advice: "do not run this command; if it is needed, ask the person to remove the pattern with `clada forget`"}, true
+}
+
+// decide is the decision for argv run in absDir (resolved and confined),
+// from the hard blocks on, without untrusted mode. A simple wrapper's
+// command is decided by decide too, one level deeper.
+func (g *Gateway) decide(argv []string, absDir string, depth int) Verdict {
 	if !g.opts.NoHardBlocks {
 		if d := specs.HardBlock(argv, absDir, g.resolver); d != nil {
 			v := refused(d, d.Arg)
@@ -155,6 +186,7 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 			return v
 		}
 	}
+	// Confinement of a path-like argv[0].
 	var program string
 	if strings.ContainsRune(argv[0], '/') || strings.ContainsRune(argv[0], filepath.Separator) {
 		p, err := g.resolver.Resolve(absDir, argv[0])
@@ -168,22 +200,25 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 		}
 		program = p
 	}
-	// 3. The user's allowed patterns.
-	if p, ok := g.opts.Commands.MatchAllowed(argv); ok {
-		v := g.runnable(argv, absDir, program)
-		if v.Decision == Deny {
-			return v
-		}
-		v.Rule, v.Reason = RuleAllowedPattern, fmt.Sprintf("allowed by the pattern `%s` in %s", p.Text, g.opts.Commands.Path)
-		return g.untrusted(v)
+	v := g.judge(argv, absDir, program, depth)
+	if v.Decision == Ask {
+		return g.consent(argv, absDir, v)
 	}
-	// 4. Specs and git rules (only for bare names).
+	return v
+}
+
+// judge applies the specs, the git rules and the wrapper rule: allow,
+// deny, or ask with Exec set.
+func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdict {
 	if program == "" {
+		if u, ok := specs.Unwrap(argv); ok {
+			return g.wrapped(argv, u, absDir, depth)
+		}
 		sv := g.opts.Specs.Check(argv, absDir, g.resolver)
 		switch sv.Outcome {
 		case specs.Allow:
-			return g.untrusted(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
-				Exec: sv.Exec, Env: sv.Env, Dir: absDir})
+			return Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
+				Exec: sv.Exec, Env: sv.Env, Dir: absDir}
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
 		case specs.Ask:
@@ -191,12 +226,18 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 			if v.Decision == Deny {
 				return v
 			}
+			if len(sv.Exec) > 0 {
+				// A spec that asks still says what runs (its harden
+				// arguments); the program is the one found above.
+				v.Exec = append([]string{v.Exec[0]}, sv.Exec[1:]...)
+				v.Env = append(v.Env, sv.Env...)
+			}
 			v.Decision, v.Rule, v.Word, v.Reason, v.Advice = Ask, string(sv.Rule), sv.Arg, sv.Reason, sv.Advice
 			v.Why = sv.Reason
 			return v
 		}
 	}
-	// 5. Everything else is asked.
+	// Everything else is asked.
 	v := g.runnable(argv, absDir, program)
 	if v.Decision == Deny {
 		return v
@@ -274,7 +315,7 @@ func refused(err error, word string) Verdict {
 		v.Rule, v.Advice = r.RuleCode(), r.Hint()
 	}
 	if v.Rule == "" {
-		v.Rule = "error"
+		v.Rule = RuleError
 	}
 	return v
 }

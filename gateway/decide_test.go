@@ -10,7 +10,7 @@ import (
 	"github.com/clada/clada/parser"
 )
 
-// TestDecideOrder walks the decision order of DESIGN.md §3.
+// TestDecideOrder walks the decision order of docs/rules.md.
 func TestDecideOrder(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -67,7 +67,9 @@ func TestDecideOrder(t *testing.T) {
 		{name: "hard block through wrapper", cmd: "env sudo ls", want: Deny, wantRule: "hard-block"},
 		{name: "hard block dd", cmd: "dd if=a of=b", want: Deny, wantRule: "hard-block"},
 		{name: "hard blocks switched off", cmd: "dd if=a of=b", noHard: true, want: Ask, wantRule: RuleNotInSpecs},
-		{name: "wrapper asks", cmd: "env ls", want: Ask, wantRule: "wrapper"},
+		{name: "wrapper of a spec'd command", cmd: "env ls", want: Allow, wantRule: "spec"},
+		{name: "wrapper of an unknown command asks", cmd: "nice true", want: Ask, wantRule: RuleNotInSpecs},
+		{name: "shell asks", cmd: "sh -c ls", want: Ask, wantRule: "wrapper"},
 		{name: "dir inside", cmd: "ls", dir: "sub", want: Allow},
 		{name: "dir outside", cmd: "ls", dir: "..", want: Deny, wantRule: "path-outside-root"},
 		{name: "dir through symlink out", cmd: "ls", dir: "escape", want: Deny, wantRule: "path-outside-root"},

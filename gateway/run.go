@@ -108,7 +108,7 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 				Command: strings.Trim(b.Body, "\n"), DirAttr: b.Dir, Status: StatusPlanned}
 			switch {
 			case b.Err != nil:
-				// The reason is the error as CSL.md §6 prints it:
+				// The reason is the error as docs/csl.md §6 prints it:
 				// SOURCE:LINE: message.
 				r.Verdict = Verdict{Decision: Deny, Rule: RuleCSLSyntax, Reason: b.Err.Error(),
 					Advice: "fix the block; while any block has a CSL error nothing in the reply runs"}
@@ -295,7 +295,7 @@ func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 		}
 		return false
 	}
-	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why}
+	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why, Prefix: g.prefixFor(r)}
 	ans, no, err := x.Asker.Ask(ctx, q, x.ApprovalTimeout)
 	if err != nil {
 		r.NotApproved = "prompt failed: " + err.Error()
@@ -308,6 +308,13 @@ func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 		return true
 	case approve.Always:
 		r.ApprovedBy = "always"
+		g.remember(r, approve.ListAllowed, pattern, x.Diag)
+		return true
+	case approve.AlwaysPrefix:
+		r.ApprovedBy = "always"
+		if q.Prefix != "" {
+			pattern = q.Prefix
+		}
 		g.remember(r, approve.ListAllowed, pattern, x.Diag)
 		return true
 	case approve.Never:

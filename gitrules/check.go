@@ -46,6 +46,11 @@ type Verdict struct {
 	Advice     string   // what the model should do instead; "" for Allow
 	Subcommand string   // e.g. "log", "stash list"; "" when none was given
 	Paths      []string // arguments git may open as files, for the caller to confine to the project root; nil when none
+	// Writes are files or directories git writes (an asked git
+	// format-patch -o DIR, git archive --output=FILE), for the caller to
+	// confine as written; nil when none. Paths and Writes are set for Ask
+	// too: an asked command may still not read or write outside the root.
+	Writes []string
 }
 
 // Err returns the verdict as a *[DeniedError] for Deny and Ask, nil for Allow.
@@ -72,7 +77,7 @@ func (e *DeniedError) RuleCode() string { return string(e.Rule) }
 // Hint returns the advice for the model.
 func (e *DeniedError) Hint() string { return e.Advice }
 
-// Global options allowed before the subcommand. Keep sorted; update DESIGN.md too.
+// Global options allowed before the subcommand. Keep sorted.
 var globalAllowed = map[string]bool{
 	"--glob-pathspecs":     true,
 	"--icase-pathspecs":    true,
@@ -87,7 +92,7 @@ var globalAllowed = map[string]bool{
 type globalDenial struct{ reason, advice string }
 
 // Global options denied before the subcommand, by name without "=value".
-// Keep sorted; update DESIGN.md too.
+// Keep sorted.
 var globalDenied = map[string]globalDenial{
 	"--attr-source":  {"reads attributes, which name filter and diff programs, from elsewhere", "drop the option"},
 	"--bare":         {"treats the directory as a bare repository", "run git in the project's working tree"},
@@ -171,9 +176,19 @@ func Check(args []string) Verdict {
 	}
 	t, ok := tables[sub]
 	if !ok {
-		return askSubcommand(sub)
+		return askScreened(sub, rest)
 	}
 	return t().check(rest)
+}
+
+// askScreened is the Ask verdict for subcommand sub, unless one of its
+// arguments is an option screened by [screenPrograms].
+func askScreened(sub string, rest []string) Verdict {
+	v := askSubcommand(sub)
+	if d := screenPrograms(sub, rest, &v); d != nil {
+		return *d
+	}
+	return v
 }
 
 func askSubcommand(sub string) Verdict {
@@ -188,8 +203,10 @@ func askSubcommand(sub string) Verdict {
 func checkStash(args []string) Verdict {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		// "git stash" and "git stash -m msg" mean "git stash push".
-		v := askSubcommand("stash")
-		v.Reason = "git stash without list or show creates a stash and resets the working tree"
+		v := askScreened("stash", args)
+		if v.Outcome == Ask {
+			v.Reason = "git stash without list or show creates a stash and resets the working tree"
+		}
 		return v
 	}
 	switch w := args[0]; w {
@@ -202,7 +219,7 @@ func checkStash(args []string) Verdict {
 			Reason: fmt.Sprintf("git stash %s changes the working tree or deletes stashes", w),
 			Advice: "only git stash list and git stash show are allowed; leave applying or dropping stashes to the person"}
 	default:
-		return askSubcommand("stash " + w)
+		return askScreened("stash "+w, args[1:])
 	}
 }
 

@@ -19,6 +19,7 @@ type checkCase struct {
 	arg    string   // offending argument for Ask and Deny
 	sub    string   // Verdict.Subcommand
 	paths  []string // Verdict.Paths
+	writes []string // Verdict.Writes
 	reason string   // why the case is not obvious
 }
 
@@ -36,6 +37,7 @@ type got struct {
 	Arg        string
 	Subcommand string
 	Paths      []string
+	Writes     []string
 }
 
 var checkCases = []checkCase{
@@ -81,8 +83,64 @@ var checkCases = []checkCase{
 	{name: "commit asks", in: "commit -m x", want: Ask, rule: RuleGitSubcommand, arg: "commit", sub: "commit"},
 	{name: "push asks", in: "push", want: Ask, rule: RuleGitSubcommand, arg: "push", sub: "push"},
 	{name: "checkout asks", in: "checkout main", want: Ask, rule: RuleGitSubcommand, arg: "checkout", sub: "checkout"},
-	{name: "grep asks", in: "grep -O foo", want: Ask, rule: RuleGitSubcommand, arg: "grep", sub: "grep"},
-	{name: "fetch asks", in: "fetch --upload-pack=x", want: Ask, rule: RuleGitSubcommand, arg: "fetch", sub: "fetch", reason: "the person sees the whole command"},
+	{name: "grep asks", in: "grep -n foo", want: Ask, rule: RuleGitSubcommand, arg: "grep", sub: "grep"},
+	{name: "fetch asks", in: "fetch origin", want: Ask, rule: RuleGitSubcommand, arg: "fetch", sub: "fetch"},
+
+	// Options that run programs are denied on asked subcommands too: a
+	// person is never asked to approve a program hidden in an option.
+	{name: "fetch upload-pack", in: "fetch --upload-pack=x", want: Deny, rule: RuleGitOption, arg: "--upload-pack=x", sub: "fetch", reason: "the person would approve a fetch and run x"},
+	{name: "fetch upload-pack separate", args: []string{"fetch", "--upload-pack", "touch x", "origin"}, want: Deny, rule: RuleGitOption, arg: "--upload-pack", sub: "fetch"},
+	{name: "fetch upload-pack abbreviated", in: "fetch --upload=x", want: Deny, rule: RuleGitOption, arg: "--upload=x", sub: "fetch", reason: "parse-options accepts unambiguous prefixes"},
+	{name: "fetch -u", in: "fetch -u origin", want: Deny, rule: RuleGitOption, arg: "-u", sub: "fetch"},
+	{name: "fetch -u in cluster", in: "fetch -qu origin", want: Deny, rule: RuleGitOption, arg: "-qu", sub: "fetch"},
+	{name: "fetch -o value is not -u", in: "fetch -ou origin", want: Ask, rule: RuleGitSubcommand, arg: "fetch", sub: "fetch", reason: "-o takes the rest of the word as its value"},
+	{name: "clone upload-pack short", in: "clone -u x https://example.com/r", want: Deny, rule: RuleGitOption, arg: "-u", sub: "clone"},
+	{name: "clone upload-pack attached", in: "clone -utouch https://example.com/r", want: Deny, rule: RuleGitOption, arg: "-utouch", sub: "clone"},
+	{name: "clone config", in: "clone --config=core.fsmonitor=x https://example.com/r", want: Deny, rule: RuleGitOption, arg: "--config=core.fsmonitor=x", sub: "clone"},
+	{name: "clone -c", in: "clone -c core.hooksPath=x https://example.com/r", want: Deny, rule: RuleGitOption, arg: "-c", sub: "clone"},
+	{name: "clone -qc cluster", in: "clone -qccore.pager=x https://example.com/r", want: Deny, rule: RuleGitOption, arg: "-qccore.pager=x", sub: "clone"},
+	{name: "clone template", in: "clone --template=t https://example.com/r", want: Deny, rule: RuleGitOption, arg: "--template=t", sub: "clone"},
+	{name: "clone separate git dir", in: "clone --separate-git-dir=g https://example.com/r", want: Deny, rule: RuleGitOption, arg: "--separate-git-dir=g", sub: "clone"},
+	{name: "clone reference is a read path", in: "clone --reference ../other https://example.com/r", want: Ask, rule: RuleGitSubcommand, arg: "clone", sub: "clone", paths: []string{"../other"}},
+	{name: "clone reference-if-able", in: "clone --reference-if-able=/x https://example.com/r", want: Ask, rule: RuleGitSubcommand, arg: "clone", sub: "clone", paths: []string{"/x"}},
+	{name: "init template", in: "init --template=/tmp/t", want: Deny, rule: RuleGitOption, arg: "--template=/tmp/t", sub: "init"},
+	{name: "init template abbreviated", in: "init --temp /tmp/t", want: Deny, rule: RuleGitOption, arg: "--temp", sub: "init"},
+	{name: "init separate git dir", in: "init --separate-git-dir /tmp/g", want: Deny, rule: RuleGitOption, arg: "--separate-git-dir", sub: "init"},
+	{name: "init asks", in: "init", want: Ask, rule: RuleGitSubcommand, arg: "init", sub: "init"},
+	{name: "pull upload-pack", in: "pull --upload-pack=x origin", want: Deny, rule: RuleGitOption, arg: "--upload-pack=x", sub: "pull"},
+	{name: "pull -u", in: "pull -u", want: Deny, rule: RuleGitOption, arg: "-u", sub: "pull"},
+	{name: "ls-remote upload-pack", in: "ls-remote --upload-pack=x origin", want: Deny, rule: RuleGitOption, arg: "--upload-pack=x", sub: "ls-remote"},
+	{name: "push receive-pack", in: "push --receive-pack=x origin", want: Deny, rule: RuleGitOption, arg: "--receive-pack=x", sub: "push"},
+	{name: "push exec", in: "push --exec=x origin", want: Deny, rule: RuleGitOption, arg: "--exec=x", sub: "push"},
+	{name: "push to a remote asks", in: "push origin main", want: Ask, rule: RuleGitSubcommand, arg: "push", sub: "push"},
+	{name: "archive exec", in: "archive --remote=r --exec=x HEAD", want: Deny, rule: RuleGitOption, arg: "--exec=x", sub: "archive"},
+	{name: "archive output is a write path", in: "archive -o out.tar HEAD", want: Ask, rule: RuleGitSubcommand, arg: "archive", sub: "archive", writes: []string{"out.tar"}},
+	{name: "archive output long", in: "archive --output=/tmp/x.tar HEAD", want: Ask, rule: RuleGitSubcommand, arg: "archive", sub: "archive", writes: []string{"/tmp/x.tar"}},
+	{name: "format-patch output directory", in: "format-patch -o ../out HEAD~1", want: Ask, rule: RuleGitSubcommand, arg: "format-patch", sub: "format-patch", writes: []string{"../out"}},
+	{name: "format-patch output directory attached", in: "format-patch -o/tmp HEAD~1", want: Ask, rule: RuleGitSubcommand, arg: "format-patch", sub: "format-patch", writes: []string{"/tmp"}},
+	{name: "format-patch output-directory long", in: "format-patch --output-directory=p HEAD~1", want: Ask, rule: RuleGitSubcommand, arg: "format-patch", sub: "format-patch", writes: []string{"p"}},
+	{name: "rebase exec", in: "rebase --exec=make main", want: Deny, rule: RuleGitOption, arg: "--exec=make", sub: "rebase"},
+	{name: "rebase -x", in: "rebase -x make main", want: Deny, rule: RuleGitOption, arg: "-x", sub: "rebase"},
+	{name: "rebase -ix cluster", in: "rebase -ix make main", want: Deny, rule: RuleGitOption, arg: "-ix", sub: "rebase"},
+	{name: "rebase strategy value is not -x", in: "rebase -Xours main", want: Ask, rule: RuleGitSubcommand, arg: "rebase", sub: "rebase"},
+	{name: "difftool extcmd", in: "difftool --extcmd=sh", want: Deny, rule: RuleGitOption, arg: "--extcmd=sh", sub: "difftool"},
+	{name: "difftool -x", in: "difftool -x sh", want: Deny, rule: RuleGitOption, arg: "-x", sub: "difftool"},
+	{name: "grep -O", in: "grep -O foo", want: Deny, rule: RuleGitOption, arg: "-O", sub: "grep"},
+	{name: "grep -O in a cluster", in: "grep -nOid foo", want: Deny, rule: RuleGitOption, arg: "-nOid", sub: "grep", reason: "-O takes the rest of the word, id, as the pager to run"},
+	{name: "grep open-files-in-pager", in: "grep --open-files-in-pager=id foo", want: Deny, rule: RuleGitOption, arg: "--open-files-in-pager=id", sub: "grep"},
+	{name: "grep -e value holds an O", in: "grep -eOops", want: Ask, rule: RuleGitSubcommand, arg: "grep", sub: "grep", reason: "-e takes the rest of the word as the pattern"},
+	{name: "send-email to-cmd", in: "send-email --to-cmd=x p.patch", want: Deny, rule: RuleGitOption, arg: "--to-cmd=x", sub: "send-email"},
+	{name: "send-email smtp-server program", in: "send-email --smtp-server=/tmp/x p.patch", want: Deny, rule: RuleGitOption, arg: "--smtp-server=/tmp/x", sub: "send-email"},
+	{name: "send-email smtp-server host", in: "send-email --smtp-server smtp.example.com p.patch", want: Ask, rule: RuleGitSubcommand, arg: "send-email", sub: "send-email"},
+	{name: "commit message that looks like a screened option", args: []string{"commit", "-m", "--exec"}, want: Deny, rule: RuleGitOption, arg: "--exec", sub: "commit", reason: "a value word that looks like a screened option is denied: clada cannot tell values of unknown options apart"},
+	{name: "filter-branch tree-filter", in: "filter-branch --tree-filter=make HEAD", want: Deny, rule: RuleGitOption, arg: "--tree-filter=make", sub: "filter-branch"},
+	{name: "filter-branch msg-filter abbreviated", in: "filter-branch --msg=cat HEAD", want: Deny, rule: RuleGitOption, arg: "--msg=cat", sub: "filter-branch"},
+	{name: "instaweb httpd", in: "instaweb --httpd=/tmp/x", want: Deny, rule: RuleGitOption, arg: "--httpd=/tmp/x", sub: "instaweb"},
+	{name: "commit template is a read path", in: "commit --template=../msg", want: Ask, rule: RuleGitSubcommand, arg: "commit", sub: "commit", paths: []string{"../msg"}, reason: "for commit --template is a message file, not a hook template"},
+	{name: "submodule template copies hooks", in: "submodule update --init --template=t", want: Deny, rule: RuleGitOption, arg: "--template=t", sub: "submodule"},
+	{name: "after dashdash nothing is screened", in: "add -- --exec", want: Ask, rule: RuleGitSubcommand, arg: "add", sub: "add"},
+	{name: "stash push with template-like pathspec", in: "stash push -- --template", want: Ask, rule: RuleGitSubcommand, arg: "stash push", sub: "stash push"},
+	{name: "bare stash with exec", in: "stash --exec=x", want: Deny, rule: RuleGitOption, arg: "--exec=x", sub: "stash"},
 	{name: "config asks", in: "config core.pager x", want: Ask, rule: RuleGitSubcommand, arg: "config", sub: "config"},
 	{name: "help subcommand asks", in: "help log", want: Ask, rule: RuleGitSubcommand, arg: "help", sub: "help"},
 	{name: "Status capitalised", in: "Status", want: Ask, rule: RuleGitSubcommand, arg: "Status", sub: "Status", reason: "git has no such command; it could be an alias"},
@@ -104,6 +162,12 @@ var checkCases = []checkCase{
 	{name: "status bool with value", in: "status --short=1", want: Deny, rule: RuleGitOption, arg: "--short=1", sub: "status"},
 	{name: "status unknown short in cluster", in: "status -sx", want: Deny, rule: RuleGitOption, arg: "-sx", sub: "status"},
 	{name: "status output", in: "status --output=x", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "status"},
+	{name: "status verbose shows a diff with textconv", in: "status -v", want: Deny, rule: RuleGitOption, arg: "-v", sub: "status", reason: "status has no --no-textconv"},
+	{name: "status vv", in: "status -vv", want: Deny, rule: RuleGitOption, arg: "-vv", sub: "status"},
+	{name: "status verbose in a cluster", in: "status -sv", want: Deny, rule: RuleGitOption, arg: "-sv", sub: "status"},
+	{name: "status verbose long", in: "status --verbose", want: Deny, rule: RuleGitOption, arg: "--verbose", sub: "status"},
+	{name: "status verbose abbreviated", in: "status --verb", want: Deny, rule: RuleGitOption, arg: "--verb", sub: "status"},
+	{name: "status no-verbose", in: "status --no-verbose", want: Deny, rule: RuleGitOption, arg: "--no-verbose", sub: "status", reason: "a denied option has no negation in the table; harmless, and rare"},
 	{name: "status help", in: "status --help", want: Deny, rule: RuleGitOption, arg: "--help", sub: "status"},
 
 	// diff
@@ -249,6 +313,7 @@ var checkCases = []checkCase{
 	{name: "rev-parse head", in: "rev-parse HEAD", want: Allow, sub: "rev-parse", paths: []string{"HEAD"}},
 	{name: "rev-parse git-dir", in: "rev-parse --git-dir", want: Allow, sub: "rev-parse", reason: "after the subcommand --git-dir only prints"},
 	{name: "rev-parse toplevel", in: "rev-parse --show-toplevel", want: Allow, sub: "rev-parse"},
+	{name: "rev-parse superproject", in: "rev-parse --show-superproject-working-tree", want: Deny, rule: RuleGitOption, arg: "--show-superproject-working-tree", sub: "rev-parse", reason: "runs git ls-files in the directory above the project"},
 	{name: "rev-parse abbrev-ref", in: "rev-parse --abbrev-ref HEAD", want: Allow, sub: "rev-parse", paths: []string{"HEAD"}},
 	{name: "rev-parse short", in: "rev-parse --short=8 HEAD", want: Allow, sub: "rev-parse", paths: []string{"HEAD"}},
 	{name: "rev-parse verify quiet", in: "rev-parse -q --verify main", want: Allow, sub: "rev-parse", paths: []string{"main"}},
@@ -299,8 +364,8 @@ func TestCheck(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			v := Check(tt.argv())
-			want := got{Outcome: tt.want, Rule: tt.rule, Arg: tt.arg, Subcommand: tt.sub, Paths: tt.paths}
-			if diff := cmp.Diff(want, got{v.Outcome, v.Rule, v.Arg, v.Subcommand, v.Paths}); diff != "" {
+			want := got{Outcome: tt.want, Rule: tt.rule, Arg: tt.arg, Subcommand: tt.sub, Paths: tt.paths, Writes: tt.writes}
+			if diff := cmp.Diff(want, got{v.Outcome, v.Rule, v.Arg, v.Subcommand, v.Paths, v.Writes}); diff != "" {
 				t.Errorf("Check(%q) mismatch (-want +got):\n%s\nreason: %s\nadvice: %s", tt.argv(), diff, v.Reason, v.Advice)
 			}
 			if v.Outcome != Allow && (v.Reason == "" || v.Advice == "") {

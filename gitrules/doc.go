@@ -9,6 +9,14 @@
 //     what git runs or where it looks (-c, -C, --git-dir, --work-tree,
 //     --exec-path, --namespace, --config-env, --super-prefix, --bare, ...) and
 //     -p/--paginate are denied; so is any global clada does not know.
+//   - On every subcommand, asked ones included, options that make git run a
+//     program the model names (--upload-pack, --receive-pack, --exec,
+//     rebase -x, clone/fetch/pull/ls-remote -u, -O in a grep cluster,
+//     --template, --separate-git-dir, clone --config/-c, difftool
+//     --extcmd, send-email's *-cmd options) are denied, so a person is never
+//     asked to approve one; an output path (--output, format-patch -o,
+//     archive -o) is reported in [Verdict.Writes] and a --reference in
+//     [Verdict.Paths] for the caller to confine. See programs.go.
 //   - The subcommand must be in the read-only table: status, diff, log, show,
 //     branch (listing only), ls-files, rev-parse, blame, "stash list" and
 //     "stash show". Any other subcommand (commit, push, checkout, an alias,
@@ -41,9 +49,12 @@
 //
 // [Harden] returns the arguments clada passes to git: --no-pager and -c
 // settings that stop repository configuration from starting programs (pager,
-// fsmonitor hook, gpg for signature display, transports for lazy fetches),
-// plus --no-ext-diff --no-textconv right after diff, log, show, stash list and
-// stash show, and --no-textconv after blame. [Env] returns the extra
+// fsmonitor hook, every hook through core.hooksPath, the OpenPGP, X.509 and
+// SSH signature programs, transports for lazy fetches) or writing the index
+// (diff.autoRefreshIndex), plus --no-ext-diff and --no-textconv right after
+// every read-only subcommand whose table knows them (diff, log, show, stash
+// list, stash show; --no-textconv after blame). A read-only form that shows
+// a diff without such an option (status -v) is denied. [Env] returns the extra
 // environment. Environment variables cannot unset configuration (an empty
 // GIT_EXTERNAL_DIFF simply means "not set", and diff.external from
 // .git/config still applies), so the -c and -- flags are the real guard; the

@@ -1,35 +1,74 @@
 package gitrules
 
+import "os"
+
 // hardenAll precedes every git command clada runs, approved ones included:
-// no pager, and no fsmonitor hook program named by repository configuration.
+// no pager, no fsmonitor hook program named by repository configuration,
+// and no hook at all: core.hooksPath names the null device, under which no
+// file can exist, so git finds no hook to run (post-index-change,
+// pre-commit, post-checkout …). An approved git commit therefore runs
+// without the project's commit hooks; the README says so.
 var hardenAll = []string{
 	"--no-pager",
 	"-c", "core.fsmonitor=false",
 	"-c", "core.pager=cat",
+	"-c", "core.hooksPath=" + os.DevNull,
 }
 
 // hardenReadOnly is added for the subcommands of the read-only table only,
 // because it would break approved commands (signing a commit, pushing):
-// signature display never runs gpg from configuration (including through
-// --format=%G? or log.showSignature), and no transport program runs to
-// fetch missing objects of a partial clone.
+//
+//   - signature display never runs a program from configuration (through
+//     --format=%G?, %GG or log.showSignature): git picks the program by the
+//     kind of signature it meets, so all three are pinned to the null
+//     device (gpg.program for OpenPGP, gpg.x509.program for X.509, which is
+//     gpgsm, and gpg.ssh.program for SSH signatures, which is ssh-keygen);
+//   - no transport program runs to fetch missing objects of a partial
+//     clone;
+//   - git diff does not refresh the index: when a file's timestamps
+//     changed but its content did not, git diff rewrites .git/index (and
+//     would run the post-index-change hook) even with GIT_OPTIONAL_LOCKS=0
+//     before git 2.50. diff.autoRefreshIndex=false turns that off; the cost
+//     is that --name-only, --raw and --exit-code then count such a file as
+//     changed, which the README says.
 var hardenReadOnly = []string{
 	"-c", "log.showSignature=false",
 	"-c", "gpg.format=openpgp",
-	"-c", "gpg.program=/dev/null",
+	"-c", "gpg.program=" + os.DevNull,
+	"-c", "gpg.x509.program=" + os.DevNull,
+	"-c", "gpg.ssh.program=" + os.DevNull,
 	"-c", "protocol.allow=never",
+	"-c", "diff.autoRefreshIndex=false",
 }
 
-// afterSubcommand is inserted right after the subcommand word. Flags given
-// later by the model could undo them, which is why Check denies --ext-diff
-// and --textconv. Keep sorted; update DESIGN.md too.
-var afterSubcommand = map[string][]string{
-	"blame":      {"--no-textconv"},
-	"diff":       {"--no-ext-diff", "--no-textconv"},
-	"log":        {"--no-ext-diff", "--no-textconv"},
-	"show":       {"--no-ext-diff", "--no-textconv"},
-	"stash list": {"--no-ext-diff", "--no-textconv"},
-	"stash show": {"--no-ext-diff", "--no-textconv"},
+// afterSubcommand returns the options inserted right after the subcommand
+// word of a read-only subcommand: --no-ext-diff and --no-textconv whenever
+// its table knows them, so that every subcommand that can show a diff
+// shows it without external diff or textconv programs (a subcommand that
+// shows a diff and has no such option, like git status -v, denies the form
+// that shows it). Flags given later by the model could undo them, which is
+// why Check denies --ext-diff and --textconv.
+func afterSubcommand(sub string) []string {
+	var t *table
+	switch sub {
+	case "stash list":
+		t = stashListTable()
+	case "stash show":
+		t = stashShowTable()
+	default:
+		build, ok := tables[sub]
+		if !ok {
+			return nil
+		}
+		t = build()
+	}
+	var out []string
+	for _, name := range []string{"no-ext-diff", "no-textconv"} {
+		if _, ok := t.long[name]; ok {
+			out = append(out, "--"+name)
+		}
+	}
+	return out
 }
 
 // Harden returns the arguments clada passes to git for args (argv without
@@ -51,7 +90,7 @@ func Harden(args []string) []string {
 		out = append(out, hardenReadOnly...)
 	}
 	out = append(out, args[:end]...)
-	out = append(out, afterSubcommand[sub]...)
+	out = append(out, afterSubcommand(sub)...)
 	return append(out, args[end:]...)
 }
 

@@ -67,7 +67,7 @@ func TestEnv(t *testing.T) {
 // trapRepo makes a repository whose configuration names a program for every
 // hook a read-only git command might run. Each program appends its name to
 // the returned marker file.
-func trapRepo(t *testing.T) (dir, marker string, baseEnv []string, signed string) {
+func trapRepo(t *testing.T) (dir, marker string, baseEnv []string, signed []string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -118,13 +118,17 @@ func trapRepo(t *testing.T) (dir, marker string, baseEnv []string, signed string
 	git("", "config", "user.email", "clada@example.com")
 	write("a.txt", "one\n")
 	write("b.txt", "one\n")
+	write("c.txt", "unchanged\n")
 	write(".gitattributes", "*.txt diff=evil\n")
 	git("", "add", ".")
 	git("", "commit", "-q", "-m", "first")
-	// A commit with a (fake) signature: showing %G? verifies it with gpg.
+	// Commits with (fake) signatures of each kind: showing %G? verifies
+	// them with the program git configures for that kind.
 	raw := git("", "cat-file", "commit", "HEAD")
-	raw = strings.Replace(raw, "\n\n", "\ngpgsig -----BEGIN PGP SIGNATURE-----\n AAAA\n -----END PGP SIGNATURE-----\n\n", 1)
-	signed = git(raw+"\n", "hash-object", "-t", "commit", "-w", "--stdin")
+	for _, kind := range []string{"PGP SIGNATURE", "SIGNED MESSAGE", "SSH SIGNATURE"} {
+		sig := "\ngpgsig -----BEGIN " + kind + "-----\n AAAA\n -----END " + kind + "-----\n\n"
+		signed = append(signed, git(strings.Replace(raw, "\n\n", sig, 1)+"\n", "hash-object", "-t", "commit", "-w", "--stdin"))
+	}
 	// A stash entry, a staged change and an unstaged change.
 	write("a.txt", "one\nstashed\n")
 	git("", "stash", "push", "-q")
@@ -138,7 +142,20 @@ func trapRepo(t *testing.T) (dir, marker string, baseEnv []string, signed string
 	git("", "config", "diff.external", script("ext-diff"))
 	git("", "config", "diff.evil.textconv", script("textconv"))
 	git("", "config", "gpg.program", script("gpg"))
+	git("", "config", "gpg.x509.program", script("gpgsm"))
+	git("", "config", "gpg.ssh.program", script("ssh-keygen"))
+	write("allowed-signers", "")
+	git("", "config", "gpg.ssh.allowedSignersFile", filepath.Join(dir, "allowed-signers"))
 	git("", "config", "log.showSignature", "true")
+	hooks := filepath.Join(dir, ".git", "hooks")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"post-index-change", "reference-transaction", "post-checkout", "pre-commit"} {
+		if err := os.Symlink(script("hook-"+h), filepath.Join(hooks, h)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return dir, marker, baseEnv, signed
 }
 
@@ -163,6 +180,17 @@ func readMarker(t *testing.T, marker string) []string {
 func TestHardenRealGit(t *testing.T) {
 	t.Parallel()
 	dir, marker, baseEnv, signed := trapRepo(t)
+	index := filepath.Join(dir, ".git", "index")
+	stamp := time.Now()
+	// statDirty gives c.txt new timestamps but the same content: git diff
+	// then refreshes the index, which writes .git/index and runs the
+	// post-index-change hook.
+	statDirty := func() {
+		stamp = stamp.Add(time.Minute)
+		if err := os.Chtimes(filepath.Join(dir, "c.txt"), stamp, stamp); err != nil {
+			t.Fatal(err)
+		}
+	}
 	commands := [][]string{
 		{"status"},
 		{"diff"},
@@ -172,8 +200,12 @@ func TestHardenRealGit(t *testing.T) {
 		{"blame", "a.txt"},
 		{"stash", "show", "-p"},
 		{"stash", "list", "-p"},
-		{"log", "-1", "--format=%H %G?", signed},
-		{"show", "-s", signed},
+		{"log", "-1", "--format=%H %G?", signed[0]},
+		{"log", "-1", "--format=%H %G? %GG", signed[1]},
+		{"log", "-1", "--format=%H %G? %GS", signed[2]},
+		{"show", "-s", signed[0]},
+		{"show", "-s", signed[1]},
+		{"show", "-s", signed[2]},
 	}
 	fired := map[string]bool{}
 	// Not parallel subtests: they share the marker file.
@@ -188,6 +220,7 @@ func TestHardenRealGit(t *testing.T) {
 			out, err := cmd.CombinedOutput()
 			return string(out), err
 		}
+		statDirty()
 		out, _ := run(args, baseEnv)
 		plain := readMarker(t, marker)
 		// git stash show runs neither textconv nor external diff by default
@@ -198,15 +231,23 @@ func TestHardenRealGit(t *testing.T) {
 		for _, n := range plain {
 			fired[n] = true
 		}
-		out, err := run(Harden(args), append(slices.Clone(baseEnv), Env()...))
+		statDirty()
+		before, err := os.ReadFile(index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err = run(Harden(args), append(slices.Clone(baseEnv), Env()...))
 		if err != nil && !strings.Contains(name, "%G") {
 			t.Errorf("hardened git %s: %v\n%s", name, err, out)
+		}
+		if after, err := os.ReadFile(index); err != nil || !bytes.Equal(before, after) {
+			t.Errorf("hardened git %q rewrote .git/index (err %v)", Harden(args), err)
 		}
 		if got := readMarker(t, marker); len(got) != 0 {
 			t.Errorf("hardened git %q ran %q\n%s", Harden(args), got, out)
 		}
 	}
-	for _, want := range []string{"ext-diff", "fsmonitor", "gpg", "textconv"} {
+	for _, want := range []string{"ext-diff", "fsmonitor", "gpg", "gpgsm", "ssh-keygen", "textconv", "hook-post-index-change"} {
 		if !fired[want] {
 			t.Errorf("no unhardened command ran %s; the trap does not cover it", want)
 		}
@@ -249,5 +290,44 @@ func TestHardenPager(t *testing.T) {
 		if got := readMarker(t, marker); len(got) != 0 {
 			t.Errorf("hardened git %q on a terminal ran %q", Harden(args), got)
 		}
+	}
+}
+
+// TestDiffTablesHardened guards new read-only subcommands: every table that
+// can print a patch or a diffstat gets --no-ext-diff and --no-textconv
+// right after the subcommand, so no textconv or external diff program runs.
+func TestDiffTablesHardened(t *testing.T) {
+	t.Parallel()
+	names := []string{"stash list", "stash show"}
+	for n := range tables {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	checked := 0
+	for _, n := range names {
+		var tb *table
+		switch n {
+		case "stash list":
+			tb = stashListTable()
+		case "stash show":
+			tb = stashShowTable()
+		default:
+			tb = tables[n]()
+		}
+		_, patch := tb.long["patch"]
+		_, stat := tb.long["stat"]
+		if !patch && !stat {
+			continue
+		}
+		checked++
+		got := afterSubcommand(n)
+		for _, want := range []string{"--no-ext-diff", "--no-textconv"} {
+			if !slices.Contains(got, want) {
+				t.Errorf("git %s can show a diff, but Harden inserts %q, without %s", n, got, want)
+			}
+		}
+	}
+	if checked < 4 {
+		t.Errorf("only %d tables show diffs; the test does not see the tables", checked)
 	}
 }

@@ -64,7 +64,7 @@ var adviceFor = map[string]string{
 
 // alwaysDeniedLong are long options that write files or run programs. They
 // are part of every subcommand table so that their abbreviations are caught.
-// Keep sorted; update DESIGN.md too.
+// Keep sorted.
 var alwaysDeniedLong = map[string]opt{
 	"contents":            deny(reasonContents),
 	"exec":                deny(reasonRunsProg),
@@ -84,7 +84,7 @@ var alwaysDeniedShort = map[byte]opt{
 }
 
 // diffLong returns the diff options shared by diff, log, show and stash show.
-// Keep sorted; update DESIGN.md too.
+// Keep sorted.
 func diffLong() map[string]opt {
 	return map[string]opt{
 		"abbrev": o(), "anchored": v(), "binary": b(), "break-rewrites": o(),
@@ -112,7 +112,7 @@ func diffLong() map[string]opt {
 	}
 }
 
-// diffShort returns the short diff options. Keep sorted; update DESIGN.md too.
+// diffShort returns the short diff options. Keep sorted.
 func diffShort() map[byte]opt {
 	return map[byte]opt{
 		'B': o(), 'C': o(), 'D': b(), 'G': v(), 'M': o(), 'R': b(), 'S': v(),
@@ -122,7 +122,7 @@ func diffShort() map[byte]opt {
 }
 
 // revLong returns the revision-walk and formatting options of log (and stash
-// list, and show where they make sense). Keep sorted; update DESIGN.md too.
+// list, and show where they make sense). Keep sorted.
 func revLong() map[string]opt {
 	return map[string]opt{
 		"abbrev-commit": b(), "after": v(), "all": b(), "all-match": b(),
@@ -155,7 +155,7 @@ func revLong() map[string]opt {
 }
 
 // revShort returns log's short options. -L is handled as a path-carrying value.
-// Keep sorted; update DESIGN.md too.
+// Keep sorted.
 func revShort() map[byte]opt {
 	return map[byte]opt{
 		'E': b(), 'F': b(), 'L': {kind: kLineRange}, 'P': b(), 'c': b(), 'g': b(), 'i': b(),
@@ -260,8 +260,7 @@ func (t *table) resolve(name string) (opt, bool) {
 	return opt{}, false
 }
 
-// Subcommand tables, each built on first use (see lazyTable). Keep sorted;
-// update DESIGN.md too.
+// Subcommand tables, each built on first use (see lazyTable). Keep sorted.
 var (
 	logTable = lazyTable(func() *table {
 		return newTable("log", merge(diffLong(), revLong()), mergeShort(diffShort(), revShort()),
@@ -286,9 +285,9 @@ var (
 			"ahead-behind": b(), "branch": b(), "column": o(), "find-renames": o(),
 			"ignore-submodules": o(), "ignored": o(), "long": b(), "null": b(),
 			"porcelain": o(), "renames": b(), "short": b(), "show-stash": b(),
-			"untracked-files": o(), "verbose": b(),
+			"untracked-files": o(), "verbose": denyStatusVerbose,
 		}, map[byte]opt{
-			'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': b(), 'z': b(),
+			'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': denyStatusVerbose, 'z': b(),
 		}, "--short, --branch, --porcelain[=v2], --untracked-files[=no], -z")
 	})
 
@@ -322,7 +321,7 @@ var (
 			"quiet": b(), "remotes": o(), "revs-only": b(), "short": o(),
 			"shared-index-path": b(), "show-cdup": b(), "show-object-format": o(),
 			"show-prefix": b(), "show-ref-format": b(),
-			"show-superproject-working-tree": b(), "show-toplevel": b(),
+			"show-superproject-working-tree": denySuperproject, "show-toplevel": b(),
 			"since": v(), "sq": b(), "symbolic": b(), "symbolic-full-name": b(),
 			"tags": o(), "until": v(), "verify": b(),
 		}, map[byte]opt{'q': b()},
@@ -403,7 +402,7 @@ func tune(t *table) {
 }
 
 // tables maps subcommand words to tables. stash is handled separately.
-// Keep sorted; update DESIGN.md too.
+// Keep sorted.
 var tables = map[string]func() *table{
 	"blame":     blameTable,
 	"branch":    branchTable,

@@ -14,16 +14,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// RuleRootOutsideProject refuses run and check while the client offers an
-// MCP root that is not inside the project root: the model would believe it
-// works in a directory clada does not serve.
-const RuleRootOutsideProject = "root-outside-project"
-
 // listRootsTimeout bounds the roots/list request to the client.
 const listRootsTimeout = 10 * time.Second
 
-// roots checks the client's MCP roots against the project root. The
-// list is asked for once and again after the client says it changed.
+// roots checks the client's MCP roots against the project root: while
+// the client offers a root that is not inside it, run and check are
+// refused, since the model would believe it works in a directory clada
+// does not serve. That is a refusal of the call, not a decision about a
+// command, so it has no rule code. The list is asked for once and again
+// after the client says it changed.
 type roots struct {
 	root string // the project root, symlinks resolved
 	log  io.Writer

@@ -268,21 +268,21 @@ func toolError(format string, a ...any) *mcp.CallToolResult {
 
 // refusedForRoots is the result of run and check while the client offers
 // a root outside the project.
-func refusedForRoots(why string) (*mcp.CallToolResult, any) {
-	advice := "start clada mcp with --root set to a directory that holds every root of the client, or remove that root from the client's workspace"
-	text := fmt.Sprintf("refused (rule %s): %s\n    do instead: %s\n", RuleRootOutsideProject, why, advice)
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}},
-		map[string]any{"decision": "deny", "rule": RuleRootOutsideProject, "reason": why, "advice": advice, "status": "denied"}
+func refusedForRoots(why string) *mcp.CallToolResult {
+	return toolError("clada mcp runs and checks no command while %s; a person must start clada mcp with --root "+
+		"set to a directory that holds every root of the client, or remove that root from the client's workspace", why)
 }
 
-func (s *Server) check(ctx context.Context, req *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, checkOutput, error) {
+// check's result is typed any so that an error result carries no
+// structured content (a typed result always would, and it would have to
+// fit the schema).
+func (s *Server) check(ctx context.Context, req *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, any, error) {
 	if why := s.roots.check(ctx, req.Session, req.Session.InitializeParams().Capabilities); why != "" {
-		res, _ := refusedForRoots(why)
-		return res, checkOutput{Decision: "deny", Rule: RuleRootOutsideProject, Reason: why, Argv: []string{}}, nil
+		return refusedForRoots(why), nil, nil
 	}
 	g, err := s.p.Gateway()
 	if err != nil {
-		return toolError("%s", projectError(err)), checkOutput{}, nil
+		return toolError("%s", projectError(err)), nil, nil
 	}
 	r := g.Check(in.Command, in.Dir)
 	out := checkOutput{Decision: string(r.Decision), Rule: r.Rule, Reason: r.Reason, Advice: r.Advice, Argv: r.Argv, Word: r.Word}
@@ -304,8 +304,7 @@ func projectError(err error) string {
 func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput) (*mcp.CallToolResult, any, error) {
 	caps := req.Session.InitializeParams().Capabilities
 	if why := s.roots.check(ctx, req.Session, caps); why != "" {
-		res, out := refusedForRoots(why)
-		return res, out, nil
+		return refusedForRoots(why), nil, nil
 	}
 	wait := s.p.Config.BackgroundAfter
 	if wait == 0 {

@@ -12,7 +12,7 @@ import (
 // Kind is a block type.
 type Kind string
 
-// The block kinds of CSL.md §4. TASKS is a group, not a block.
+// The block kinds of docs/csl.md §4. TASKS is a group, not a block.
 const (
 	KindRun    Kind = "RUN"
 	KindWrite  Kind = "WRITE"
@@ -30,12 +30,12 @@ const MaxInput = 16 << 20
 // for a document over [MaxInput] bytes.
 var ErrTooLarge = errors.New("document larger than 16 MiB: split it into smaller documents")
 
-// Error is a CSL error at a line of a document (CSL.md §6). Its Error
+// Error is a CSL error at a line of a document (docs/csl.md §6). Its Error
 // method gives "SOURCE:LINE: message".
 type Error struct {
 	Source string // the document's name: the path as given, or "<stdin>"
 	Line   int    // 1-based line, counted after a leading BOM is removed
-	Msg    string // the message: the CSL.md phrase, then what to write instead
+	Msg    string // the message: the docs/csl.md phrase, then what to write instead
 	Fatal  bool   // true for a fatal error (parsing stopped), false for a block error or a warning
 }
 
@@ -54,7 +54,7 @@ type Block struct {
 	Body  string
 	Group int    // 0 for a standalone block; n ≥ 1 inside the n-th TASKS group of the document
 	Dir   string // RUN: the dir attribute; "" means the project root
-	// Err is the CSL block error of this block (attributes, CSL.md §5, a
+	// Err is the CSL block error of this block (attributes, docs/csl.md §5, a
 	// SEARCH without REPLACE); nil when none. A RUN block with Err is
 	// reported as deny with rule csl-syntax, and it has no Argv or Denied.
 	Err *Error
@@ -72,7 +72,7 @@ type Document struct {
 	Blocks   []Block  // every RUN, WRITE and SEARCH block closed before any fatal error, in order
 	Errors   []*Error // block errors, in line order (also referenced from Block.Err)
 	Fatal    *Error   // the fatal error that stopped parsing; nil when none
-	Warnings []*Error // CSL.md §7 warnings (`<<<<<<< RUN`, `<run` at column 1); never errors
+	Warnings []*Error // docs/csl.md §7 warnings (`<<<<<<< RUN`, `<run` at column 1); never errors
 }
 
 // OK reports whether the document has neither a fatal error nor a block
@@ -96,10 +96,10 @@ func (d *Document) Skipped() int {
 func Blocks(source string, r io.Reader) (*Document, error) { return New().Blocks(source, r) }
 
 // Blocks reads a whole document from r, up to [MaxInput] bytes, and parses
-// it as CSL.md §1–§6 say. source names the document in errors. The
+// it as docs/csl.md §1–§6 say. source names the document in errors. The
 // returned error is only for reading, or [ErrTooLarge]; CSL errors are in
 // the Document. Each RUN block with valid attributes has its body analysed
-// (CSL.md §5) into Argv, Denied or a block error.
+// (docs/csl.md §5) into Argv, Denied or a block error.
 func (p *Parser) Blocks(source string, r io.Reader) (*Document, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
 	if err != nil {
@@ -117,7 +117,7 @@ const (
 	adviceAttrs = "write attributes as name=\"value\", e.g. `<---RUN dir=\"sub\"--->`"
 )
 
-// markerClass is how CSL.md §2 classifies a line.
+// markerClass is how docs/csl.md §2 classifies a line.
 type markerClass int
 
 const (
@@ -172,7 +172,7 @@ func isBlank(s string) bool { return strings.Trim(s, " \t") == "" }
 // attr is one parsed attribute, in source order.
 type attr struct{ name, value string }
 
-// parseAttrs parses ATTRTEXT (CSL.md §2). It returns the attributes in
+// parseAttrs parses ATTRTEXT (docs/csl.md §2). It returns the attributes in
 // source order, or the message of a fatal attribute error.
 func parseAttrs(s string) ([]attr, string) {
 	var attrs []attr

@@ -28,7 +28,7 @@ func updateGolden() bool {
 }
 
 // wantBlock is what a test expects of a Block. Err is a phrase that the
-// block error's message must contain, case-insensitively (CSL.md §6).
+// block error's message must contain, case-insensitively (docs/csl.md §6).
 type wantBlock struct {
 	Kind   Kind
 	Line   int
@@ -567,7 +567,7 @@ func checkDocument(t *testing.T, in string, d *Document) {
 	checkNoRunInsideSkipped(t, in, d)
 }
 
-// cslLineCount counts lines as CSL.md §1 does, independently of the parser.
+// cslLineCount counts lines as docs/csl.md §1 does, independently of the parser.
 func cslLineCount(in string) int {
 	in = strings.TrimPrefix(in, "\uFEFF")
 	n := 0
@@ -647,7 +647,7 @@ func TestBlocksErrorFormat(t *testing.T) {
 }
 
 // TestBlocksAdvice checks that every message of this file says what to
-// write instead (CSL.md §6 SHOULD): each has a colon followed by advice.
+// write instead (docs/csl.md §6 SHOULD): each has a colon followed by advice.
 func TestBlocksAdvice(t *testing.T) {
 	t.Parallel()
 	for _, tt := range blocksCases {

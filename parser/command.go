@@ -16,9 +16,10 @@ import (
 // reports, so they never change.
 type Rule string
 
-// The rules of DESIGN.md §2. Keep in sync with the README's rule table.
+// The rules of the parser. [Rules] documents each for docs/rules.md and
+// `clada prompt`; a test fails when one is missing there.
 const (
-	// RuleCSLSyntax: the RUN body breaks CSL.md §5 (two commands, a code
+	// RuleCSLSyntax: the RUN body breaks docs/csl.md §5 (two commands, a code
 	// fence, invalid shell syntax …). Only used by [Parser.Command]; in a
 	// document such a body is a block error.
 	RuleCSLSyntax Rule = "csl-syntax"
@@ -77,7 +78,7 @@ func (e *DeniedError) Offending() string { return e.Word }
 
 // Command turns one command line into argv, refusing exactly what a RUN
 // body refuses. It is what `clada check` and the allowed/blocked patterns
-// use. A body that breaks CSL.md §5 (two commands, a code fence …) is
+// use. A body that breaks docs/csl.md §5 (two commands, a code fence …) is
 // refused with [RuleCSLSyntax]. The error is always a *[DeniedError].
 func (p *Parser) Command(body string) ([]string, error) {
 	argv, denied, blockErr := p.analyzeRun(body)
@@ -94,7 +95,7 @@ func (p *Parser) Command(body string) ([]string, error) {
 // Command is [Parser.Command] with a fresh parser.
 func Command(body string) ([]string, error) { return New().Command(body) }
 
-// analyzeRun checks a RUN body as CSL.md §5 requires and, when it is one
+// analyzeRun checks a RUN body as docs/csl.md §5 requires and, when it is one
 // statement, turns it into argv. blockErr is a CSL block error message
 // ("" when the body is valid CSL); denied is set when the body is valid
 // CSL but not a plain simple command. At most one of blockErr, denied

@@ -264,6 +264,11 @@ func TestCommandPosition(t *testing.T) {
 // the word splitting and quote removal.
 func bashArgv(t *testing.T, bash, body string) []string {
 	t.Helper()
+	return bashArgvs(t, bash, []string{body})[0]
+}
+
+// bashCall puts the printing function in front of body's command.
+func bashCall(body string) string {
 	lines := strings.Split(body, "\n")
 	for i, l := range lines {
 		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
@@ -272,16 +277,45 @@ func bashArgv(t *testing.T, bash, body string) []string {
 			break
 		}
 	}
-	script := "set -f\n__clada_argv() { printf '%s\\0' \"$@\"; }\n" + strings.Join(lines, "\n") + "\n"
-	cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script)
+	return strings.Join(lines, "\n")
+}
+
+// bashArgvs is bashArgv for many bodies in one bash process (starting
+// one bash per body was most of the parser tests' time). Each call's
+// output is preceded by \x01, a byte no accepted argument can hold. If
+// the script fails, each body runs on its own so that the failure names
+// its body.
+func bashArgvs(t *testing.T, bash string, bodies []string) [][]string {
+	t.Helper()
+	var script strings.Builder
+	script.WriteString("set -f\n__clada_argv() { printf '%s\\0' \"$@\"; }\n")
+	for _, b := range bodies {
+		script.WriteString("printf '\\1'\n")
+		script.WriteString(bashCall(b))
+		script.WriteString("\n")
+	}
+	cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script.String())
 	cmd.Env = []string{"HOME=/no-home", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"}
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("bash: %v: %s", err, stderr.String())
+	err := cmd.Run()
+	records := strings.Split(out.String(), "\x01")[1:]
+	if err != nil || stderr.Len() > 0 || len(records) != len(bodies) {
+		if len(bodies) == 1 {
+			t.Fatalf("bash: %v: %s", err, stderr.String())
+		}
+		all := make([][]string, len(bodies))
+		for i, b := range bodies {
+			all[i] = bashArgvs(t, bash, []string{b})[0]
+		}
+		t.Fatalf("bash failed on the batch (%v: %s) but on no body alone; got %d records for %d bodies",
+			err, stderr.String(), len(records), len(bodies))
 	}
-	s := strings.TrimSuffix(out.String(), "\x00")
-	return strings.Split(s, "\x00")
+	argvs := make([][]string, len(records))
+	for i, r := range records {
+		argvs[i] = strings.Split(strings.TrimSuffix(r, "\x00"), "\x00")
+	}
+	return argvs
 }
 
 // bashOnly are extra accepted bodies compared with bash, beyond the
@@ -331,32 +365,40 @@ func TestCommandMatchesBash(t *testing.T) {
 	if err != nil {
 		t.Fatal("bash is required to compare argv with real bash: ", err)
 	}
-	var n int
-	check := func(name, in string) {
-		t.Run(name, func(t *testing.T) {
-			got, err := Command(in)
-			if err != nil {
-				if name[0] == '#' && strings.Contains(err.Error(), "dangling") {
-					return
-				}
-				t.Fatalf("Command(%q): %v", in, err)
-			}
-			want := bashArgv(t, bash, in)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("argv of %q differs from bash (-bash +clada):\n%s", in, diff)
-			}
-		})
-		n++
-	}
+	type body struct{ name, in string }
+	var bodies []body
 	for _, tt := range commandTests {
 		if tt.wantRule == "" {
-			check(tt.name, tt.in)
+			bodies = append(bodies, body{tt.name, tt.in})
 		}
 	}
 	for i, in := range bashOnly {
-		check("#"+strings.Repeat("x", i%3)+string(rune('a'+i%26)), in)
+		bodies = append(bodies, body{"#" + strings.Repeat("x", i%3) + string(rune('a'+i%26)), in})
 	}
-	t.Logf("compared %d accepted bodies with %s", n, bash)
+	// Parse first, then ask bash about every accepted body at once.
+	var accepted []body
+	var ins []string
+	var gots [][]string
+	for _, b := range bodies {
+		got, err := Command(b.in)
+		if err != nil {
+			if b.name[0] == '#' && strings.Contains(err.Error(), "dangling") {
+				continue
+			}
+			t.Errorf("%s: Command(%q): %v", b.name, b.in, err)
+			continue
+		}
+		accepted, ins, gots = append(accepted, b), append(ins, b.in), append(gots, got)
+	}
+	wants := bashArgvs(t, bash, ins)
+	for i, b := range accepted {
+		t.Run(b.name, func(t *testing.T) {
+			if diff := cmp.Diff(wants[i], gots[i]); diff != "" {
+				t.Errorf("argv of %q differs from bash (-bash +clada):\n%s", b.in, diff)
+			}
+		})
+	}
+	t.Logf("compared %d accepted bodies with %s", len(accepted), bash)
 }
 
 func TestQuoteRoundTrip(t *testing.T) {
@@ -454,8 +496,9 @@ func TestCommandMatchesBashGenerated(t *testing.T) {
 		`"\\"`, `"\$"`, `"\a"`, `'\'`, "\\\n", "'\n'", "\"\n\"", "\"\\\n\"", "$", "#", "x#", "~", "=", "a=", ":",
 		"{", "}", ",", "..", "@", "%", "^", "!", "é", "\t", `""`, "''", "]", "-"}
 	rng := rand.New(rand.NewPCG(seedA, 2))
-	accepted := 0
-	for i := 0; accepted < wantAccepted && i < 50*wantAccepted; i++ {
+	var ins []string
+	var gots [][]string
+	for i := 0; len(ins) < wantAccepted && i < 50*wantAccepted; i++ {
 		var b strings.Builder
 		b.WriteString("echo ")
 		for range 1 + rng.IntN(12) {
@@ -466,13 +509,16 @@ func TestCommandMatchesBashGenerated(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		accepted++
-		if want := bashArgv(t, bash, in); !slices.Equal(want, got) {
-			t.Errorf("argv of %q differs from bash:\n bash:  %q\n clada: %q", in, want, got)
-		}
+		ins, gots = append(ins, in), append(gots, got)
 	}
+	accepted := len(ins)
 	if accepted < wantAccepted {
 		t.Fatalf("only %d generated bodies were accepted; the generator no longer exercises quote removal", accepted)
+	}
+	for i, want := range bashArgvs(t, bash, ins) {
+		if !slices.Equal(want, gots[i]) {
+			t.Errorf("argv of %q differs from bash:\n bash:  %q\n clada: %q", ins[i], want, gots[i])
+		}
 	}
 	t.Logf("compared %d generated bodies with %s", accepted, bash)
 }

@@ -1,4 +1,4 @@
-// Package parser reads what a model wrote: CSL documents (../shared/CSL.md)
+// Package parser reads what a model wrote: CSL documents (docs/csl.md)
 // into blocks with line numbers and attributes, and each RUN body into an
 // argv with mvdan.cc/sh/v3/syntax in bash mode.
 //

@@ -1,5 +1,5 @@
 // Package report writes what clada decided and what happened, in three
-// formats (DESIGN.md §8): text for the model to read back, JSON Lines for
+// formats: text for the model to read back, JSON Lines for
 // programs, and GitHub annotations for dry runs in CI.
 //
 // The text report gives per RUN block its number, source:line, the command

@@ -16,7 +16,7 @@ import (
 	"github.com/clada/clada/runner"
 )
 
-// Format is an output format of DESIGN.md §8.
+// Format is an output format (README, What the model reads back).
 type Format string
 
 // The formats.

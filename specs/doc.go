@@ -1,7 +1,7 @@
 // Package specs decides whether a command is safe to run without asking:
 // command specs as data, getopt-style flag parsing, path confinement to the
-// project root, the built-in hard blocks and the wrapper rule (DESIGN.md
-// §3). It never runs a program and never starts a shell; it only looks at
+// project root, the built-in hard blocks and the wrapper rule
+// (docs/rules.md). It never runs a program and never starts a shell; it only looks at
 // argv and the file system.
 //
 // # Specs
@@ -94,4 +94,12 @@
 // without a spec is NoSpec; then the spec. Allowed programs are resolved
 // once per name per Set with exec.LookPath; Exec holds the absolute path.
 // [HardBlock] is separate, because the gateway applies it first.
+//
+// # Simple wrappers
+//
+// [Unwrap] takes env, nice, timeout, time, stdbuf and nohup apart as they
+// parse their arguments (getopt in "+" mode, unique abbreviations of long
+// options, optional values only attached), checks their own words (env's
+// assignments against a short safe list, durations, signals) and returns
+// the command they run, which the gateway decides as if it stood alone.
 package specs

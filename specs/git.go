@@ -18,14 +18,20 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	switch gv.Outcome {
 	case gitrules.Allow:
 	case gitrules.Ask:
+		// An asked command may still not read or write outside the
+		// root: git clone --reference /elsewhere, git format-patch -o ../x.
+		if v, bad := confineGit(gv, dir, r); bad {
+			return v
+		}
 		return Verdict{Outcome: Ask, Rule: Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice}
 	default:
 		return Verdict{Outcome: Deny, Rule: Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice}
 	}
-	for _, p := range gv.Paths {
-		if _, err := r.Resolve(dir, p); err != nil {
-			return denyErr(err)
-		}
+	if v, bad := confineGit(gv, dir, r); bad {
+		return v
+	}
+	if file, from := s.gitConfig(r); file != "" {
+		return gitIncludeAsk(r, file, from)
 	}
 	prog, err := s.LookPath("git")
 	if err != nil {
@@ -37,6 +43,23 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 		reason = "git " + gv.Subcommand + " is allowed by clada's git rules"
 	}
 	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: env}
+}
+
+// confineGit confines the paths git reads (gv.Paths) and writes
+// (gv.Writes); bad is true with a deny verdict when one leaves the root or
+// a written one is protected.
+func confineGit(gv gitrules.Verdict, dir string, r *Resolver) (v Verdict, bad bool) {
+	for _, p := range gv.Paths {
+		if _, err := r.Resolve(dir, p); err != nil {
+			return denyErr(err), true
+		}
+	}
+	for _, p := range gv.Writes {
+		if _, err := r.Confine(dir, p, true); err != nil {
+			return denyErr(err), true
+		}
+	}
+	return Verdict{}, false
 }
 
 // Command returns what runs for argv once program (argv[0] resolved to an

@@ -278,6 +278,8 @@ type Set struct {
 
 	mu   sync.Mutex
 	path map[string]lookResult
+
+	gitConf gitConfCache // see gitinclude.go
 }
 
 type lookResult struct {

@@ -12,7 +12,7 @@ const (
 	RuleFlagValue       Rule = "flag-value"        // a flag value of the wrong type (-n abc), or missing
 	RuleTooManyPaths    Rule = "too-many-paths"    // more paths than max_paths, or not exact_paths
 	RuleSpec            Rule = "spec"              // allowed by a spec (Allow verdicts) or another spec failure
-	RuleHardBlock       Rule = "hard-block"        // DESIGN.md §3 step 1: sudo, rm -rf /, …
+	RuleHardBlock       Rule = "hard-block"        // a built-in hard block: sudo, rm -rf /, …
 	RuleWrapper         Rule = "wrapper"           // the program runs other programs: Ask
 	RuleNotFound        Rule = "program-not-found" // a spec'd bare name that exec.LookPath cannot find
 )

@@ -113,6 +113,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 			x.NoAsk = approve.NoTTY
 		} else {
 			defer prompter.Close()
+			prompter.SetClock(testOnlyClock)
 			x.Asker = prompter
 		}
 	}
@@ -229,6 +230,8 @@ func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error 
 		list := approve.ListAllowed
 		if name == "block" {
 			list = approve.ListBlocked
+		} else if err := gateway.CheckAllowPattern(abs, pattern); err != nil {
+			return withHint(err, "%s", err.(*gateway.PatternError).Advice)
 		}
 		path, changed, err := approve.AddChanged(abs, list, pattern, gateway.ParsePattern)
 		if err != nil {

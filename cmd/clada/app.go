@@ -6,11 +6,17 @@ import (
 	"io"
 	"strings"
 
+	"github.com/clada/clada/approve"
 	"github.com/urfave/cli/v2"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// version, when set at build time with -ldflags "-X main.version=…",
+// replaces the module version from the build information in --version.
+var version = ""
+
+// testOnlyClock, when set, measures the approval timeout; only the test
+// binary sets it (see TestMain), to wait out a 10 s timeout in 0.1 s.
+var testOnlyClock approve.Clock
 
 // run is main without os.Exit, so tests can call it.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -37,16 +43,17 @@ func formatFlag(usage string) cli.Flag {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:                 "clada",
 		Usage:                "a shell-free gateway for the commands a model proposes",
-		Version:              version,
+		Version:              buildVersion(),
 		Reader:               stdin,
 		Writer:               stdout,
 		ErrWriter:            stderr,
 		EnableBashCompletion: true,
 		HideHelpCommand:      true,
 		ExitErrHandler:       func(*cli.Context, error) {},
+		OnUsageError:         usageError,
 		Commands: []*cli.Command{
 			{
 				Name:      "run",
@@ -54,7 +61,13 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				ArgsUsage: "[FILE...|-]",
 				Description: "Reads CSL documents (stdin when no FILE or -), decides allow / ask / deny for every\n" +
 					"RUN block, asks on the terminal about the ones that need approval, runs the approved\n" +
-					"ones without a shell and reports to stdout. Any CSL error: nothing runs, exit 2.",
+					"ones without a shell and reports to stdout. Any CSL error: nothing runs, exit 2.\n" +
+					"Flags come before the files." + examples(
+					"clada run reply.csl                          # decide, ask, run, report",
+					"model-reply | clada run                      # the reply on stdin",
+					"clada run --dry-run --format json reply.csl  # decide only; JSON Lines",
+					"clada run --dry-run --format github *.csl    # annotations for CI",
+					"clada run --timeout 5m --no-prompt reply.csl # run what is allowed, ask nothing"),
 				Flags: []cli.Flag{
 					rootFlag(),
 					&cli.BoolFlag{Name: "dry-run", Usage: "decide every block and report; run nothing, ask nothing"},
@@ -62,18 +75,17 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					&cli.BoolFlag{Name: "no-prompt", Usage: "never ask: commands that need approval are not run"},
 					&cli.BoolFlag{Name: "trust-all", Usage: "approve every command that would be asked (deny stays deny); prints a warning"},
 					&cli.BoolFlag{Name: "untrusted", Usage: "ask even for commands the specs allow"},
-					&cli.DurationFlag{Name: "timeout", Usage: "per-command timeout", DefaultText: "60s, or timeout in .clada/config.toml"},
+					&cli.StringFlag{Name: "timeout", Usage: "per-command timeout: 30s, 5m, or whole seconds (1s to 24h)", DefaultText: "60s, or timeout in .clada/config.toml"},
 					&cli.StringFlag{Name: "max-output", Usage: "cap on stdout+stderr per command, e.g. 512KiB", DefaultText: "10MB, or max_output in .clada/config.toml"},
 					&cli.BoolFlag{Name: "stop-on-error", Usage: "stop at the first refused, declined or failed command anywhere"},
 					&cli.BoolFlag{Name: "keep-going", Usage: "outside TASKS groups, go on after a failure", DefaultText: "on unless --stop-on-error"},
 				},
 				Action: func(c *cli.Context) error {
-					return runAction(runOptions{
-						root: c.String("root"), files: c.Args().Slice(), dryRun: c.Bool("dry-run"),
-						format: c.String("format"), noPrompt: c.Bool("no-prompt"), trustAll: c.Bool("trust-all"),
-						untrusted: c.Bool("untrusted"), timeout: c.Duration("timeout"), timeoutSet: c.IsSet("timeout"),
-						maxOutput: c.String("max-output"), stopOnError: c.Bool("stop-on-error"), keepGoing: c.Bool("keep-going"),
-					}, stdin, stdout, stderr)
+					o, err := runOptionsFrom(c)
+					if err != nil {
+						return err
+					}
+					return runAction(o, stdin, stdout, stderr)
 				},
 			},
 			{
@@ -81,7 +93,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Usage:     "decide one command (allow / ask / deny) without running it",
 				ArgsUsage: "-- COMMAND [ARG...]  |  'COMMAND LINE'",
 				Description: "With several words after --, they are the argv; with one word, it is parsed as a command\n" +
-					"line exactly as a RUN body is. Exit 0 allow, 1 deny, 3 ask, 2 usage error.",
+					"line exactly as a RUN body is. Exit 0 allow, 1 deny, 3 ask, 2 usage error." + examples(
+					"clada check -- git log -n 5           # the words are the argv",
+					"clada check 'grep -rn TODO .'         # one word: parsed as a RUN body",
+					"clada check --dir sub 'ls -la'        # as <---RUN dir=\"sub\"--->",
+					"clada check --format json 'rm -rf x'  # one JSON line and a summary"),
 				Flags: []cli.Flag{
 					rootFlag(),
 					&cli.StringFlag{Name: "dir", Usage: "working directory relative to the root, as a RUN block's dir attribute"},
@@ -98,7 +114,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Usage: "serve clada's run, check, output and kill tools to an agent over MCP (stdio)",
 				Description: "An MCP server on stdin/stdout: register it with your agent (README \"MCP\"). Approvals are\n" +
 					"asked through the client (elicitation), never on the terminal; commands still running after\n" +
-					"background_after become jobs. When the client disconnects, every job is killed.",
+					"background_after become jobs. When the client disconnects, every job is killed." + examples(
+					"clada mcp                    # what an agent starts; README shows how to register it",
+					"clada mcp --root ~/src/app   # serve that project, wherever the agent starts it"),
 				Flags: []cli.Flag{
 					rootFlag(),
 					&cli.BoolFlag{Name: "trust-all", Usage: "approve every command that would be asked (deny stays deny); prints a warning"},
@@ -109,12 +127,43 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 						args: c.Args().Len()}, stdin, stdout, stderr)
 				},
 			},
-			storeCommand("allow", "always run commands matching PATTERN (adds it to allowed in .clada/commands.toml)", stdout),
-			storeCommand("block", "never run commands matching PATTERN (adds it to blocked in .clada/commands.toml)", stdout),
-			storeCommand("forget", "remove PATTERN from allowed and blocked", stdout),
+			{
+				Name:  "prompt",
+				Usage: "print instructions for a model's system prompt: how to write RUN blocks for this project",
+				Description: "Prints, for this project's specs, approvals and limits, how to write RUN blocks and dir,\n" +
+					"what clada refuses and what to write instead, and what needs a person. Paste it into the\n" +
+					"system prompt of the model whose replies you run with clada run." + examples(
+					"clada prompt                 # plain text, under 60 lines",
+					"clada prompt --format json   # the same text as one JSON string",
+					"clada prompt --untrusted     # when replies run with --untrusted"),
+				Flags: []cli.Flag{
+					rootFlag(),
+					formatFlag("text, or json for one JSON string"),
+					&cli.BoolFlag{Name: "untrusted", Usage: "say that every command is asked, as clada run --untrusted does"},
+				},
+				Action: func(c *cli.Context) error {
+					if c.Args().Len() > 0 {
+						return withHint(fmt.Errorf("clada prompt takes no arguments, got %q", c.Args().First()), "clada prompt --format json")
+					}
+					return promptAction(promptOptions{root: c.String("root"), format: c.String("format"), untrusted: c.Bool("untrusted")}, stdout)
+				},
+			},
+			storeCommand("allow", "always run commands matching PATTERN (adds it to allowed in .clada/commands.toml)", stdout,
+				"clada allow 'npm test'      # exactly npm test",
+				"clada allow 'go test *'     # go test with any further words",
+				"clada allow npm run build   # several words are joined into one pattern"),
+			storeCommand("block", "never run commands matching PATTERN (adds it to blocked in .clada/commands.toml)", stdout,
+				"clada block 'git push *'    # git push with any further words",
+				"clada block 'npm publish'   # exactly npm publish"),
+			storeCommand("forget", "remove PATTERN from allowed and blocked", stdout,
+				"clada forget 'npm test'     # the pattern as it was added",
+				"clada forget 'git push *'"),
 			{
 				Name:  "list",
 				Usage: "show the allowed and blocked patterns and the file they are in",
+				Description: "Prints the path of .clada/commands.toml, then its allowed and blocked patterns." + examples(
+					"clada list",
+					"clada list --root ../other-project"),
 				Flags: []cli.Flag{rootFlag()},
 				Action: func(c *cli.Context) error {
 					if c.Args().Len() > 0 {
@@ -127,6 +176,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Name:      "specs",
 				Usage:     "print the effective command specs (defaults plus .clada/specs.toml)",
 				ArgsUsage: "[NAME]",
+				Description: "Without NAME, lists every command that has a spec, one per line; with NAME, prints\n" +
+					"that spec in full. --check checks .clada/specs.toml (docs/specs.md)." + examples(
+					"clada specs           # one line per command",
+					"clada specs grep      # grep's spec in full",
+					"clada specs --check   # .clada/specs.toml parses and its examples hold"),
 				Flags: []cli.Flag{
 					rootFlag(),
 					&cli.BoolFlag{Name: "check", Usage: "check .clada/specs.toml: it parses and its allow/deny examples hold"},
@@ -146,19 +200,60 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
+	for _, c := range app.Commands {
+		c.OnUsageError = usageError
+		c.HideHelpCommand = true
+	}
+	return app
 }
 
-func storeCommand(name, usage string, stdout io.Writer) *cli.Command {
+func storeCommand(name, usage string, stdout io.Writer, example ...string) *cli.Command {
 	return &cli.Command{
 		Name:      name,
 		Usage:     usage,
 		ArgsUsage: "PATTERN",
 		Description: "PATTERN is a command line parsed like a RUN body (shell syntax is refused). It matches\n" +
-			"commands with the same argv, or, when its last word is *, commands starting with the rest:\n" +
-			"clada allow 'npm test'   clada allow 'npm run *'",
+			"commands with the same argv, or, when its last word is *, commands starting with the rest." +
+			examples(example...),
 		Flags: []cli.Flag{rootFlag()},
 		Action: func(c *cli.Context) error {
 			return storeAction(name, c.String("root"), strings.Join(c.Args().Slice(), " "), c.Args().Len(), stdout)
 		},
 	}
+}
+
+// examples formats a command's examples for its help.
+func examples(lines ...string) string {
+	return "\n\nExamples:\n   " + strings.Join(lines, "\n   ")
+}
+
+// usageError replaces urfave/cli's answer to a flag it cannot parse (the
+// whole help on stdout, which a model may be reading) with one error and
+// a hint.
+func usageError(c *cli.Context, err error, _ bool) error {
+	return withHint(err, "see `%s --help`", c.Command.HelpName)
+}
+
+// runOptionsFrom copies clada run's flags into runOptions.
+func runOptionsFrom(c *cli.Context) (runOptions, error) {
+	o := runOptions{
+		root: c.String("root"), files: c.Args().Slice(), dryRun: c.Bool("dry-run"),
+		format: c.String("format"), noPrompt: c.Bool("no-prompt"), trustAll: c.Bool("trust-all"),
+		untrusted: c.Bool("untrusted"), timeoutSet: c.IsSet("timeout"),
+		maxOutput: c.String("max-output"), stopOnError: c.Bool("stop-on-error"), keepGoing: c.Bool("keep-going"),
+	}
+	files, flag, file := runFiles(o.files)
+	o.files = files
+	if flag != "" {
+		return o, withHint(fmt.Errorf("flag %s comes after the file %s, so it would be read as a file name", flag, file),
+			"put flags before the files: clada run %s %s (write a file named %s as ./%s)", flag, file, flag, flag)
+	}
+	if o.timeoutSet {
+		d, err := parseTimeout(c.String("timeout"))
+		if err != nil {
+			return o, err
+		}
+		o.timeout = d
+	}
+	return o, nil
 }

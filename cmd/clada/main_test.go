@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -18,6 +19,15 @@ var update = flag.Bool("update", false, "rewrite golden files and scripts")
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"clada": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		// clada-fastclock is clada whose approval timeout runs on a clock
+		// 100 times faster than the real one: the prompt and the report
+		// still say "10s", and the wait takes 0.1 s. It prints each timer
+		// it starts on stderr.
+		"clada-fastclock": func() {
+			testOnlyClock = fastClock{start: time.Now(), scale: fastClockScale}
+			os.Args[0] = "clada"
+			os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+		},
 		// argv prints its arguments one per line, so scripts can see
 		// exactly what arrived after clada ran a command.
 		"argv": func() {
@@ -26,6 +36,26 @@ func TestMain(m *testing.M) {
 			}
 		},
 	})
+}
+
+// fastClockScale is how much faster than real time clada-fastclock's
+// approval clock runs.
+const fastClockScale = 100
+
+// fastClock is an approve.Clock on which time passes scale times faster
+// than on the real clock.
+type fastClock struct {
+	start time.Time
+	scale time.Duration
+}
+
+func (c fastClock) Now() time.Time { return c.start.Add(time.Since(c.start) * c.scale) }
+
+// NewTimer says on stderr how long a timer clada asked for, so a test can
+// see what clada waited for without measuring real time.
+func (c fastClock) NewTimer(d time.Duration) *time.Timer {
+	fmt.Fprintf(os.Stderr, "clada-fastclock: timer %s\n", d)
+	return time.NewTimer(d / c.scale)
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script against the

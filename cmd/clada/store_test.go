@@ -159,7 +159,7 @@ func TestConcurrentStoreProcesses(t *testing.T) {
 	}
 }
 
-// TestStoreExitCodes checks the exact exit codes of DESIGN.md §7 for the
+// TestStoreExitCodes checks the exact exit codes of the README for the
 // store and configuration errors that the scripts can only see as
 // "non-zero".
 func TestStoreExitCodes(t *testing.T) {

@@ -43,12 +43,19 @@ const ttyWait = 10 * time.Second // how long any one step may take
 // whose controlling terminal is a fresh pty.
 func startTTY(t *testing.T, root, csl string, args ...string) *ttyRun {
 	t.Helper()
+	return startTTYProgram(t, "clada", root, csl, args...)
+}
+
+// startTTYProgram is startTTY for one of the programs TestMain registers.
+func startTTYProgram(t *testing.T, program, root, csl string, args ...string) *ttyRun {
+	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Fatalf("opening a pty: %v", err)
 	}
 	r := &ttyRun{t: t, ptmx: ptmx, done: make(chan error, 1), read: make(chan struct{})}
 	cmd := cladaCmd(t, root, append([]string{"run", "--root", root}, args...)...)
+	cmd.Args[0] = program
 	cmd.Stdin = strings.NewReader(csl)
 	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
 	cmd.ExtraFiles = []*os.File{tty} // fd 3 in the child
@@ -245,23 +252,56 @@ func TestTTYPrompt(t *testing.T) {
 	}
 }
 
+// TestTTYPromptPrefix: the prompt offers the program-and-subcommand
+// prefix; answering p runs the command and remembers the prefix, which
+// covers the next command of that kind but not one reaching outside.
+func TestTTYPromptPrefix(t *testing.T) {
+	t.Parallel()
+	root := newRoot(t)
+	r := startTTY(t, root, "<---RUN--->\ntrue run one\n<---END--->\n")
+	r.expect("clada: run `true run one` in . (`true` is not in clada's specs)? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
+	r.answer("p\n")
+	code, _ := r.wait(ttyWait)
+	if code != exitOK {
+		t.Fatalf("exit code %d, want %d; stdout:\n%s", code, exitOK, &r.stdout)
+	}
+	path := filepath.Join(root, ".clada", "commands.toml")
+	if want := "clada: added `true run *` to allowed in " + path; !strings.Contains(r.stderr.String(), want) {
+		t.Errorf("stderr does not say %q:\n%s", want, &r.stderr)
+	}
+	if f := readCommandsFile(t, root); fmt.Sprint(f.Allowed) != "[true run *]" {
+		t.Errorf("commands.toml allowed = %q, want [true run *]", f.Allowed)
+	}
+	r2 := startTTY(t, root, "<---RUN--->\ntrue run two\n<---END--->\n<---RUN--->\ntrue run ../x\n<---END--->\n")
+	r2.expect("clada: run `true run ../x` in . (the pattern `true run *` covers this command, but ../x resolves to ")
+	r2.answer("n\n")
+	code, term := r2.wait(ttyWait)
+	if strings.Contains(term, "`true run two`") || !strings.Contains(r2.stdout.String(), "allowed (allowed-pattern)") {
+		t.Errorf("`true run two` was not allowed by the prefix; terminal %q, stdout:\n%s", term, &r2.stdout)
+	}
+	if code != exitFailed {
+		t.Errorf("exit code %d, want %d", code, exitFailed)
+	}
+}
+
 // TestTTYPromptTimeout waits out the shortest approval timeout (10 s): no
-// answer counts as no. It is the only slow test here and runs in parallel
-// with the others.
+// answer counts as no. clada-fastclock runs the timeout on a clock 100
+// times faster than the real one and says which timers it started, so the
+// test sees that clada waited the configured 10 s (on that clock) and
+// then gave up, without measuring real time.
 func TestTTYPromptTimeout(t *testing.T) {
 	t.Parallel()
 	root := newRoot(t)
 	if err := os.WriteFile(filepath.Join(root, ".clada", "config.toml"), []byte("approval_timeout = \"10s\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	r := startTTY(t, root, askCSL)
+	r := startTTYProgram(t, "clada-fastclock", root, askCSL)
 	r.expect(askPrompt)
 	r.expect("(10s): ")
-	code, _ := r.wait(20 * time.Second)
 	r.expect("no answer within 10s: not approved")
-	if took := time.Since(start); took < 9*time.Second {
-		t.Errorf("clada gave up after %s, before the 10s approval timeout", took)
+	code, _ := r.wait(ttyWait)
+	if got, want := r.stderr.String(), "clada-fastclock: timer 10s\n"; !strings.Contains(got, want) || strings.Count(got, "clada-fastclock:") != 1 {
+		t.Errorf("clada should start exactly one timer, of 10s, for the question; stderr:\n%s", got)
 	}
 	if code != exitFailed {
 		t.Errorf("exit code %d, want %d", code, exitFailed)

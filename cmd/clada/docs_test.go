@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNoOutsideDocs: the repository must stand on its own. No file may
+// point to design notes that a clone does not have; what users and
+// contributors need is in README.md, docs/ and the doc comments.
+func TestNoOutsideDocs(t *testing.T) {
+	t.Parallel()
+	// Spelled in pieces, so this file does not match itself.
+	bad := []string{"../" + "shared", "/work/" + "shared", "DESIGN" + ".md", "STYLE" + ".md", "CSL" + ".md"}
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && strings.HasPrefix(d.Name(), ".") && d.Name() != ".ci" && d.Name() != ".github" && d.Name() != ".clada" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.Contains(path, string(filepath.Separator)+"fuzz"+string(filepath.Separator)) {
+			return nil
+		}
+		if info, err := d.Info(); err != nil || info.Size() > 1<<20 {
+			return err // binaries built in the tree are no documentation
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, s := range bad {
+			if i := bytes.Index(data, []byte(s)); i >= 0 {
+				line := bytes.Count(data[:i], []byte("\n")) + 1
+				t.Errorf("%s:%d refers to %s, which is not in the repository; point to README.md or docs/ instead", path, line, s)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

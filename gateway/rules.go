@@ -1,0 +1,66 @@
+package gateway
+
+import (
+	"github.com/clada/clada/gitrules"
+	"github.com/clada/clada/parser"
+	"github.com/clada/clada/specs"
+)
+
+// RuleInfo documents one rule code a [Verdict] can carry.
+type RuleInfo struct {
+	Code     string
+	Stage    string // the package whose checks give it: parser, gateway, specs or gitrules
+	Decision string // "allow", "ask", "deny", or two of them joined with " or "
+	Trigger  string // what makes clada give this rule
+	Advice   string // what the model should do instead; "" when nothing is refused
+}
+
+// gatewayRules are the rules of the decision order itself. RuleCSLSyntax
+// and RuleNotFound are listed by the parser and specs, which give them too.
+var gatewayRules = []RuleInfo{
+	{Code: RuleBlockedPattern, Decision: "deny",
+		Trigger: "the command matches a pattern in `blocked` of .clada/commands.toml",
+		Advice:  "do not run this command; if it is needed, tell the person, who can remove the pattern with `clada forget`"},
+	{Code: RuleDirNotFound, Decision: "deny",
+		Trigger: "the dir attribute names no directory inside the project",
+		Advice:  "create the directory first, or fix dir (it is relative to the project root)"},
+	{Code: RuleAllowedPattern, Decision: "allow",
+		Trigger: "the command would be asked, and a pattern in `allowed` of .clada/commands.toml covers it (a pattern never overrides a denial)"},
+	{Code: RulePatternWord, Decision: "ask",
+		Trigger: "a prefix pattern in `allowed` covers the command, but a word its * stands for resolves outside the project or into .git/ or .clada/ (../.., /tmp/x, --out=/x, -o/x)",
+		Advice:  "use paths inside the project; otherwise the person must approve it"},
+	{Code: RuleNotInSpecs, Decision: "ask",
+		Trigger: "no spec covers the program (npm, go, make, python …)",
+		Advice:  "the person approves it at the prompt or with `clada allow`; prefer commands the specs allow"},
+	{Code: RuleUntrusted, Decision: "ask",
+		Trigger: "untrusted mode (--untrusted or untrusted = true): every command the specs would allow is asked",
+		Advice:  "wait for the person to approve each command"},
+	{Code: RuleSelfExec, Decision: "deny",
+		Trigger: "a command that runs clada exec with an option exec does not know, no command, or a --root naming another project (a correct clada exec -- X is decided as X)",
+		Advice:  "write the command itself, without clada exec"},
+	{Code: RuleError, Decision: "deny",
+		Trigger: "a failure clada did not foresee while deciding",
+		Advice:  "report it to the person; the reason says what failed"},
+}
+
+// Rules returns every rule code a Verdict can carry, each once: the
+// parser's, the gateway's own, the specs' and git's, in the order
+// docs/rules.md lists them. `clada prompt` and docs/rules.md are built
+// from it, and a test keeps it equal to the Rule constants in the code.
+func Rules() []RuleInfo {
+	var all []RuleInfo
+	for _, r := range parser.Rules() {
+		all = append(all, RuleInfo{string(r.Rule), "parser", r.Decision, r.Trigger, r.Advice})
+	}
+	for _, r := range gatewayRules {
+		r.Stage = "gateway"
+		all = append(all, r)
+	}
+	for _, r := range specs.Rules() {
+		all = append(all, RuleInfo{string(r.Rule), "specs", r.Decision, r.Trigger, r.Advice})
+	}
+	for _, r := range gitrules.Rules() {
+		all = append(all, RuleInfo{string(r.Rule), "gitrules", r.Decision, r.Trigger, r.Advice})
+	}
+	return all
+}

@@ -1,0 +1,192 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/clada/clada/runner"
+	"github.com/clada/clada/specs"
+)
+
+// Rule codes for commands that run clada itself.
+const (
+	// RuleSelfExec refuses a `clada exec` whose own arguments are wrong
+	// or that names another project root.
+	RuleSelfExec = "self-exec"
+)
+
+// ExecArgs are the arguments of `clada exec [--root R] [--dir D] [--]
+// ARGV…`, as [ParseExec] reads them. `clada exec` and the gateway's
+// judgement of a command that runs `clada exec` both read them with
+// ParseExec, so the two can never disagree about what will run.
+type ExecArgs struct {
+	Root string   // --root; "" when not given
+	Dir  string   // --dir; "" when not given
+	Argv []string // the command, at least one word
+	Help bool     // -h or --help was given (then Argv is nil)
+}
+
+// ErrExecUsage wraps every error of [ParseExec].
+var ErrExecUsage = errors.New("clada exec")
+
+// ParseExec reads the arguments of `clada exec` (those after "exec"):
+// options --root R, --root=R, --dir D, --dir=D (also with one dash, as
+// urfave/cli accepts them) and -h/--help, then the command: everything
+// after "--", or from the first word that is not an option. An unknown
+// option or a missing command is an error; nothing after the command's
+// first word is ever read as an option of clada's.
+func ParseExec(args []string) (ExecArgs, error) {
+	var x ExecArgs
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			x.Argv = args[i+1:]
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			x.Argv = args[i:]
+			break
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "---") {
+			name = "" // not an option urfave/cli knows
+		}
+		var dst *string
+		switch name {
+		case "h", "help":
+			if hasVal {
+				return x, fmt.Errorf("%w: %s takes no value", ErrExecUsage, a)
+			}
+			x.Help = true
+			return x, nil
+		case "root":
+			dst = &x.Root
+		case "dir":
+			dst = &x.Dir
+		default:
+			return x, fmt.Errorf("%w: unknown option %s", ErrExecUsage, a)
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return x, fmt.Errorf("%w: %s needs a value", ErrExecUsage, a)
+			}
+			i++
+			val = args[i]
+		}
+		*dst = val
+	}
+	if len(x.Argv) == 0 {
+		return x, fmt.Errorf("%w: no command to run", ErrExecUsage)
+	}
+	return x, nil
+}
+
+// decideSelf judges a command that runs clada itself, before anything
+// else is decided: a model may never change clada's permissions
+// (specs.SelfPermission), and `clada exec -- X` is judged as X — run in
+// the directory exec would give it — with X's Exec, so that what runs is
+// what was decided. ok is false for every other command, which Decide
+// judges as usual. Only the clada that is running now counts as clada
+// for exec: a program named clada elsewhere (a script in the project,
+// another version) is judged like any other program.
+func (g *Gateway) decideSelf(argv []string, dir string) (v Verdict, ok bool) {
+	if d := specs.SelfPermission(argv); d != nil {
+		return refused(d, d.Arg), true
+	}
+	if len(argv) < 2 || argv[1] != "exec" || !g.isSelf(argv[0], dir) {
+		return Verdict{}, false
+	}
+	if _, blocked := g.opts.Commands.MatchBlocked(argv); blocked {
+		return Verdict{}, false // Decide denies it by its pattern
+	}
+	x, err := ParseExec(argv[2:])
+	switch {
+	case err != nil:
+		return Verdict{Decision: Deny, Rule: RuleSelfExec, Word: strings.Join(argv[2:], " "),
+			Reason: err.Error(), Advice: "write the command itself, without clada exec"}, true
+	case x.Help:
+		return Verdict{}, false
+	case x.Root != "" && !g.sameRoot(x.Root, dir):
+		return Verdict{Decision: Deny, Rule: RuleSelfExec, Word: x.Root,
+			Reason: fmt.Sprintf("clada exec --root %s names another project than %s", x.Root, g.Root()),
+			Advice: "write the command itself, without clada exec"}, true
+	}
+	return g.Decide(x.Argv, joinDir(dir, x.Dir)), true
+}
+
+// joinDir is the dir attribute of a command that clada exec --dir inner
+// runs from a block whose dir attribute is outer: inner is relative to
+// where exec starts. It is joined without cleaning, as inBase does.
+func joinDir(outer, inner string) string {
+	switch {
+	case inner == "":
+		return outer
+	case outer == "" || filepath.IsAbs(inner) || strings.HasPrefix(inner, "~"):
+		return inner
+	}
+	return outer + "/" + inner
+}
+
+// isSelf reports whether argv0, run in dir, starts the clada executable
+// that is running now. The path is left to the operating system to
+// resolve, as running it would, never cleaned first.
+func (g *Gateway) isSelf(argv0, dir string) bool {
+	if specs.ProgName(argv0) != "clada" {
+		return false
+	}
+	p := argv0
+	if !strings.ContainsAny(argv0, `/\`) {
+		var err error
+		if p, err = g.opts.Specs.LookPath(argv0); err != nil {
+			return false
+		}
+	} else if !filepath.IsAbs(p) {
+		p = g.startDir(dir) + string(filepath.Separator) + p
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	a, err1 := os.Stat(p)
+	b, err2 := os.Stat(self)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
+// sameRoot reports whether root, as clada exec would open it when started
+// in dir, is this gateway's root.
+func (g *Gateway) sameRoot(root, dir string) bool {
+	if !filepath.IsAbs(root) {
+		root = g.startDir(dir) + string(filepath.Separator) + root
+	}
+	a, err1 := os.Stat(root)
+	b, err2 := os.Stat(g.Root())
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
+// startDir is the directory a command with dir attribute dir starts in,
+// joined without cleaning.
+func (g *Gateway) startDir(dir string) string {
+	d := g.inBase(dir)
+	switch {
+	case d == "":
+		return g.Root()
+	case filepath.IsAbs(d):
+		return d
+	}
+	return g.Root() + string(filepath.Separator) + filepath.FromSlash(d)
+}
+
+// RunVerdict runs an allowed verdict's Exec as clada runs every command:
+// in v.Dir, with clada's environment less POSIXLY_CORRECT plus v.Env, and
+// with cfg's timeout, output cap and output sinks. It is what `clada
+// exec` runs; v must come from this package's Decide or Check with
+// Decision Allow.
+func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config) runner.Result {
+	cfg.Dir = v.Dir
+	cfg.Env = commandEnv(os.Environ(), v.Env)
+	return runner.Run(ctx, v.Exec, cfg)
+}

@@ -1,0 +1,52 @@
+package specs
+
+// RuleInfo documents one rule for the people and models who meet it:
+// docs/rules.md and `clada prompt` are built from these lists, and a test
+// fails when a Rule constant is missing from them. Git verdicts carry the
+// codes of gitrules.Rules.
+type RuleInfo struct {
+	Rule     Rule
+	Decision string // what the rule decides: "allow", "ask", "deny", or two of them joined with " or "
+	Trigger  string // what makes clada give this rule, in a few words
+	Advice   string // what the model should do instead; "" when nothing is refused
+}
+
+// Rules returns every rule code this package produces, in the order
+// docs/rules.md lists them.
+func Rules() []RuleInfo {
+	return []RuleInfo{
+		{RuleHardBlock, "deny",
+			"a built-in hard block: sudo, su, doas, mkfs*, dd, shutdown, reboot, halt, poweroff, rm of / or ~ or the root, chmod -R/chown -R of / or the root, also behind env, timeout, nice …",
+			"do not try another spelling; tell the person what you need and why"},
+		{RuleSelfPermission, "deny",
+			"clada allow, block or forget, or clada hook install or uninstall, also behind wrappers and in sh -c; not switched off with hard_blocks",
+			"ask the person to run it themselves if it is needed"},
+		{RulePathOutsideRoot, "deny",
+			"a path argument, a dir attribute or a path-like program that resolves outside the project root (symlinks followed), or starts with ~",
+			"use paths inside the project, relative to the block's directory"},
+		{RuleProtectedPath, "deny",
+			"a command that would write into .git/ or .clada/, or through a link into them",
+			"leave .git/ and .clada/ alone; git commands change the repository, and only the person changes clada's settings"},
+		{RuleUnknownFlag, "deny",
+			"a flag the command's spec does not list or forbids (rm -r, find -exec, sort -o, tail -f …)",
+			"use the flags `clada specs NAME` lists; long flags must be written in full"},
+		{RuleFlagValue, "deny",
+			"a flag value of the wrong type (head -n abc) or a missing value",
+			"give the value the flag expects"},
+		{RuleTooManyPaths, "deny",
+			"more path arguments than the spec allows (pwd x), or not the exact number (diff a)",
+			"give the number of paths the command takes"},
+		{RuleSpec, "allow or deny",
+			"allow: the command fits its spec (or git's read-only rules); deny: another spec failure, such as an operand in the wrong place",
+			"follow the advice in the report"},
+		{RuleWrapper, "ask or deny",
+			"ask: a program that runs other programs whatever it runs (xargs, sh/bash -c, python -c, node -e …), or a simple wrapper (env, nice, timeout, time, stdbuf, nohup) whose own words change what runs (env PATH=…, env -S, an option clada does not know); deny: more than 8 wrappers inside each other",
+			"run the program directly, or leave out the setting; otherwise the person must approve it"},
+		{RuleGitInclude, "ask",
+			"your git configuration includes a file inside the project (or is itself there), so a file a command can write is git configuration; every git command is asked",
+			"wait for the person; they can move the included file out of the project or into .git/"},
+		{RuleNotFound, "deny",
+			"the program is not installed, or a path-like program (./x) is missing, a directory or not executable",
+			"use an installed program, or check the path"},
+	}
+}

@@ -1,0 +1,64 @@
+package specs
+
+import "strings"
+
+// RuleSelfPermission denies a command that would change clada's own
+// permissions: clada allow, block or forget, and clada hook install or
+// uninstall, which edits the agent's hook settings.
+const RuleSelfPermission Rule = "self-permission"
+
+// selfPermission are the clada subcommands that change what clada allows
+// (keep in step with cmd/clada and README "clada hook").
+var selfPermission = map[string]string{
+	"allow":  "clada allow adds to the patterns clada allows",
+	"block":  "clada block changes the patterns clada blocks",
+	"forget": "clada forget removes allowed and blocked patterns",
+}
+
+// SelfPermission refuses argv when it, or a command it runs through a
+// wrapper or a shell script (env clada allow x, sh -c 'clada forget x'),
+// is clada changing its own permissions: `clada allow`, `clada block`,
+// `clada forget`, `clada hook install`, `clada hook uninstall`. A model
+// may never change what it is allowed to do; only the person may. Any
+// program named clada counts, wherever it is. It returns nil otherwise.
+// Unlike the hard blocks, this check cannot be switched off.
+func SelfPermission(argv []string) *DeniedError {
+	return eachCommand(argv, 0, selfPermissionOne)
+}
+
+func selfPermissionOne(argv []string) *DeniedError {
+	if progName(argv[0]) != "clada" {
+		return nil
+	}
+	sub, rest := Subcommand(argv[1:])
+	why, ok := selfPermission[sub]
+	if !ok && sub == "hook" {
+		if s, _ := Subcommand(rest); s == "install" || s == "uninstall" {
+			why, ok = "clada hook "+s+" changes the agent's hook settings", true
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return &DeniedError{Rule: RuleSelfPermission, Arg: sub,
+		Reason: why + "; a model may never change its own permissions",
+		Advice: "ask the person to run it themselves if it is needed"}
+}
+
+// Subcommand returns the first word of args that is not an option, the
+// subcommand urfave/cli would run, and the words after it. It returns ""
+// when every word is an option.
+func Subcommand(args []string) (sub string, rest []string) {
+	for i, a := range args {
+		if a == "--" {
+			if i+1 < len(args) {
+				return args[i+1], args[i+2:]
+			}
+			return "", nil
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return a, args[i+1:]
+		}
+	}
+	return "", nil
+}

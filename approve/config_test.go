@@ -50,6 +50,12 @@ hard_blocks = false
 		{name: "approval bounds high", content: `approval_timeout = "2m"`, want: Config{ApprovalTimeout: 2 * time.Minute, HardBlocks: true}},
 		{name: "clada mcp jobs", content: "background_after = \"5s\"\njob_timeout = \"2h\"\njob_max_output = \"1GiB\"\n",
 			want: Config{ApprovalTimeout: time.Minute, HardBlocks: true, BackgroundAfter: 5 * time.Second, JobTimeout: 2 * time.Hour, JobMaxOutput: 1 << 30}},
+		{name: "report budget size", content: `report_budget = "20KiB"`,
+			want: Config{ReportBudget: Budget{Bytes: 20 << 10, Lines: 512}, ApprovalTimeout: time.Minute, HardBlocks: true}},
+		{name: "report budget size and lines", content: `report_budget = "32KiB, 800"`,
+			want: Config{ReportBudget: Budget{Bytes: 32 << 10, Lines: 800}, ApprovalTimeout: time.Minute, HardBlocks: true}},
+		{name: "report budget bytes", content: `report_budget = 4096`,
+			want: Config{ReportBudget: Budget{Bytes: 4096, Lines: 102}, ApprovalTimeout: time.Minute, HardBlocks: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,6 +103,12 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "background_after too long", content: "background_after = \"2h\"\n", wantLine: 1, wantKey: "background_after", wantText: []string{`"2h"`, "1s to 1h"}},
 		{name: "job_timeout too long", content: "job_timeout = \"25h\"\n", wantLine: 1, wantKey: "job_timeout", wantText: []string{"1s to 24h"}},
 		{name: "job_max_output too big", content: "job_max_output = \"2GiB\"\n", wantLine: 1, wantKey: "job_max_output", wantText: []string{"1KiB to 1GiB"}},
+		{name: "report budget too small", content: "report_budget = \"100B\"\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"256B to 1MiB"}},
+		{name: "report budget too large", content: "report_budget = \"2MiB\"\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"256B to 1MiB"}},
+		{name: "report budget bad lines", content: "report_budget = \"10KiB,0\"\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"1 to 100000"}},
+		{name: "report budget lines word", content: "report_budget = \"10KiB,many\"\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"many"}},
+		{name: "report budget not a size", content: "report_budget = \"big\"\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"10KiB,256"}},
+		{name: "report budget table", content: "report_budget = true\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"bool"}},
 		{name: "bool as string", content: "untrusted = \"yes\"\n", wantLine: 1, wantKey: "untrusted", wantText: []string{"true or false"}},
 	}
 	for _, tt := range tests {

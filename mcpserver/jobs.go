@@ -28,9 +28,9 @@ const (
 
 // Causes of a job's cancellation, so its report says who stopped it.
 var (
-	errKilled   = errors.New("stopped by the kill tool")
-	errShutdown = errors.New("stopped because the MCP client disconnected or clada mcp was stopped")
-	errCanceled = errors.New("stopped because the client cancelled the run")
+	errKilled   = errors.New("by the kill tool")
+	errShutdown = errors.New("because the MCP client disconnected or clada mcp was stopped")
+	errCanceled = errors.New("because the client cancelled the call")
 )
 
 // errTooMany and errClosed refuse a new job.

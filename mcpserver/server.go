@@ -17,6 +17,7 @@ import (
 	"github.com/clada/clada/gateway"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
+	"github.com/clada/clada/report"
 )
 
 // Options configure [Serve]. The zero value serves the project found from
@@ -289,7 +290,7 @@ func (s *Server) check(ctx context.Context, req *mcp.CallToolRequest, in checkIn
 	if out.Argv == nil {
 		out.Argv = []string{}
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: blockText(r, true)}}}, out, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: blockText(r, report.Options{DryRun: true})}}}, out, nil
 }
 
 // projectError words an error opening the project's files, with its hint.
@@ -329,11 +330,11 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 		maxOutput = approve.DefaultJobMaxOutput
 	}
 	x := s.p.ExecOptions(project.RunOptions{TrustAll: s.o.TrustAll, Timeout: timeout, MaxOutput: maxOutput, Getenv: s.o.Getenv}, s.log)
-	approvedBy := r.Rule
+	by := r.Rule
 	if r.Decision == gateway.Ask {
 		switch {
 		case x.TrustAll:
-			approvedBy = "trust-all"
+			by = "trust-all"
 		case x.NoAsk != "":
 		case !canElicit(caps):
 			x.NoAsk = noElicitation
@@ -344,7 +345,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 			q := approve.Question{Command: parser.Quote(r.Argv), Dir: relDir(g.Root(), r.Dir), Why: r.Why}
 			ans, no := elicit(ctx, req.Session, q, x.ApprovalTimeout)
 			x.Asker = answered{ans, no}
-			approvedBy = ans.String()
+			by = ans.String()
 		}
 	}
 	if r.Decision == gateway.Ask && !x.TrustAll && x.Asker == nil {
@@ -355,17 +356,20 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 		r.Advice = declinedAdvice(a.answer)
 	}
 
-	view := runningView{result: *r}
-	view.result.ApprovedBy = approvedBy
+	opts := report.Options{Budget: s.p.ReportBudget(project.RunOptions{}), CapSetting: "job_max_output"}
+	view := runningView{result: *r, opts: opts, root: s.p.Root, store: x.Output}
+	view.result.ApprovedBy = by
 	j, err := s.jobs.start(view, func(ctx context.Context) *finished {
+		defer x.Output.Close() // trims the saved history
 		var f *finished
-		g.Execute(ctx, plan, x, func(r *gateway.Result) { f = finish(r) })
+		g.Execute(ctx, plan, x, func(r *gateway.Result) { f = finish(r, opts) })
 		if f == nil { // not executed: cannot happen for a valid plan
-			f = finish(r)
+			f = finish(r, opts)
 		}
 		return f
 	})
 	if err != nil {
+		x.Output.Close()
 		return toolError("%v (%d at most); wait for a job to end or stop one with the kill tool, then call run again", err, maxRunning), nil, nil
 	}
 

@@ -385,9 +385,23 @@ func TestMCPBackgroundJob(t *testing.T) {
 	s := startMCP(t, jobRoot(t), nil)
 	res := s.call("run", map[string]any{"command": "./slow.sh 1", "background_after": 0.2})
 	id := jobOf(t, res)
-	res = s.call("output", map[string]any{"job": id})
-	if out := structured(t, res); res.IsError || out["status"] != "running" || out["job"] != id {
-		t.Errorf("output of a running job: %v\n%s", out, text(res))
+	// What it printed so far is shown, and where it is saved.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		res = s.call("output", map[string]any{"job": id})
+		out := structured(t, res)
+		if res.IsError || out["status"] != "running" || out["job"] != id {
+			t.Fatalf("output of a running job: %v\n%s", out, text(res))
+		}
+		if out["stdout"] == "start 1\n" {
+			file, _ := out["stdout_file"].(string)
+			if !strings.HasPrefix(file, ".clada/out/") || !strings.Contains(text(res), "start 1") || !strings.Contains(text(res), file) {
+				t.Errorf("output so far: %v\n%s", out, text(res))
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the output so far never showed start 1: %v\n%s", out, text(res))
+		}
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		res = s.call("output", map[string]any{"job": id})
@@ -399,7 +413,7 @@ func TestMCPBackgroundJob(t *testing.T) {
 		}
 	}
 	out := structured(t, res)
-	if out["status"] != "exited" || out["exit_code"] != float64(0) || !strings.Contains(text(res), "end 1") {
+	if out["status"] != "exited" || out["exit_code"] != float64(0) || out["stdout"] != "start 1\nend 1\n" || !strings.Contains(text(res), "end 1") {
 		t.Errorf("finished job: %v\n%s", out, text(res))
 	}
 	res = s.call("output", map[string]any{"job": 99})
@@ -424,7 +438,7 @@ func TestMCPKill(t *testing.T) {
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("kill took %s", took)
 	}
-	if out := structured(t, res); out["status"] != "killed" || !strings.Contains(text(res), "stopped by the kill tool") {
+	if out := structured(t, res); out["status"] != "killed" || !strings.Contains(text(res), "stopped (by the kill tool)") {
 		t.Errorf("kill: %v\n%s", out, text(res))
 	}
 	waitGone(t, filepath.Join(root, "bg.pid"), "kill")

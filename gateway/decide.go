@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/approve"
+	"github.com/clada/clada/gitstate"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/specs"
 )
@@ -72,6 +73,7 @@ type Gateway struct {
 	opts     Options
 	resolver *specs.Resolver
 	dirs     map[string]bool // resolved dir attribute → is a directory; cleared with the resolver
+	git      *gitstate.State // what git can restore; nil until a command destroys something, cleared with the resolver
 }
 
 // New returns a Gateway for opts.
@@ -98,6 +100,7 @@ func New(opts Options) (*Gateway, error) {
 func (g *Gateway) forget() {
 	g.resolver.Reset()
 	clear(g.dirs)
+	g.git = nil
 }
 
 // Root returns the resolved project root.
@@ -217,8 +220,8 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 		sv := g.opts.Specs.Check(argv, absDir, g.resolver)
 		switch sv.Outcome {
 		case specs.Allow:
-			return Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
-				Exec: sv.Exec, Env: sv.Env, Dir: absDir}
+			return g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
+				Exec: sv.Exec, Env: sv.Env, Dir: absDir}, argv, sv.Destroys)
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
 		case specs.Ask:
@@ -234,7 +237,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 			}
 			v.Decision, v.Rule, v.Word, v.Reason, v.Advice = Ask, string(sv.Rule), sv.Arg, sv.Reason, sv.Advice
 			v.Why = sv.Reason
-			return v
+			return g.restorable(v, argv, sv.Destroys)
 		}
 	}
 	// Everything else is asked.

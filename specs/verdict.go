@@ -55,6 +55,10 @@ type Verdict struct {
 	Advice string   // what to do instead
 	Exec   []string // Allow only: LookPath-resolved absolute program and the final arguments
 	Env    []string // Allow only: extra environment entries ("K=V"); nil when none
+	// Destroys lists, for Allow and Ask, the existing paths the command
+	// deletes or replaces (rm, mv or cp onto a file, sed -i); the caller
+	// decides whether git can restore them. nil when none.
+	Destroys []Destroyed
 }
 
 // RuleCode returns the stable rule code.

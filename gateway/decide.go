@@ -72,8 +72,9 @@ type Options struct {
 type Gateway struct {
 	opts     Options
 	resolver *specs.Resolver
-	dirs     map[string]bool // resolved dir attribute → is a directory; cleared with the resolver
-	git      *gitstate.State // what git can restore; nil until a command destroys something, cleared with the resolver
+	dirs     map[string]bool   // resolved dir attribute → is a directory; cleared with the resolver
+	programs map[string]string // program → its file inside the root, "" when outside; cleared with the resolver
+	git      *gitstate.State   // what git can restore; nil until a command destroys something, cleared with the resolver
 }
 
 // New returns a Gateway for opts.
@@ -92,7 +93,7 @@ func New(opts Options) (*Gateway, error) {
 	if err != nil {
 		return nil, fmt.Errorf("project root: %w", err)
 	}
-	return &Gateway{opts: opts, resolver: r, dirs: map[string]bool{}}, nil
+	return &Gateway{opts: opts, resolver: r, dirs: map[string]bool{}, programs: map[string]string{}}, nil
 }
 
 // forget drops what the gateway learned about the file system, after a
@@ -100,6 +101,7 @@ func New(opts Options) (*Gateway, error) {
 func (g *Gateway) forget() {
 	g.resolver.Reset()
 	clear(g.dirs)
+	clear(g.programs)
 	g.git = nil
 }
 
@@ -203,7 +205,9 @@ func (g *Gateway) decide(argv []string, absDir string, depth int) Verdict {
 		}
 		program = p
 	}
-	v := g.judge(argv, absDir, program, depth)
+	// A program inside the project is asked (project_program.go); a
+	// pattern may still consent to it.
+	v := g.projectProgram(argv, g.judge(argv, absDir, program, depth))
 	if v.Decision == Ask {
 		return g.consent(argv, absDir, v)
 	}

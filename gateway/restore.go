@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -40,17 +41,22 @@ func (g *Gateway) runGit(args ...string) ([]byte, error) {
 		return nil, err
 	}
 	ex, env := specs.Command(prog, append([]string{"git"}, args...), g.Root())
+	var stdout, stderr bytes.Buffer
 	res := runner.Run(context.Background(), ex, runner.Config{
 		Dir: g.Root(), Env: commandEnv(os.Environ(), env), Timeout: gitTimeout, MaxOutput: 256 << 20,
+		Stdout: &stdout, Stderr: &stderr,
 	})
 	if !res.OK() {
-		return nil, &gitFailure{res}
+		return nil, &gitFailure{res, stderr.String()}
 	}
-	return res.Stdout, nil
+	return stdout.Bytes(), nil
 }
 
 // gitFailure is a git command that did not exit 0 with its whole output.
-type gitFailure struct{ res runner.Result }
+type gitFailure struct {
+	res    runner.Result
+	stderr string
+}
 
 func (e *gitFailure) Error() string {
 	switch {
@@ -61,7 +67,7 @@ func (e *gitFailure) Error() string {
 	case e.res.Truncated:
 		return "its output is too large"
 	}
-	msg := strings.TrimSpace(string(e.res.Stderr))
+	msg := strings.TrimSpace(e.stderr)
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}

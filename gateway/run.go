@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clada/clada/approve"
+	"github.com/clada/clada/output"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/runner"
 )
@@ -49,6 +50,11 @@ type Result struct {
 	Skip        string         // why it was skipped
 	Wrote       string         // file written by always/never
 	Run         *runner.Result // set when Status is StatusRan
+	// Stdout and Stderr are what the command printed, saved (see
+	// ExecOptions.Output) and counted, with its ends kept for the report;
+	// set when Status is StatusRan. Execute releases the kept ends once
+	// the block is reported.
+	Stdout, Stderr *output.Stream
 }
 
 // Failed reports whether the block counts as a failure for TASKS and
@@ -171,13 +177,17 @@ type ExecOptions struct {
 	TrustAll        bool             // approve every ask (deny stays deny)
 	StopOnError     bool             // stop at the first failure anywhere
 	ApprovalTimeout time.Duration    // 0 = 60 s
-	Runner          runner.Config    // Timeout and MaxOutput; Dir and Env are set per block
+	Runner          runner.Config    // Timeout and MaxOutput; Dir, Env, Stdout and Stderr are set per block
 	Diag            io.Writer        // clada's own messages (the file always/never wrote); nil = discard
+	// Output saves each command's stdout and stderr under .clada/out/
+	// and keeps their ends for the report; nil saves nothing and keeps
+	// output.DefaultBudget.Bytes at each end of each stream in memory.
+	Output *output.Store
 }
 
 // Execute runs a valid plan in document order, calling emit for each
-// block as soon as it is finished. A block's captured output is dropped
-// when emit returns. It never runs anything when the plan
+// block as soon as it is finished. The kept ends of a block's output are
+// released when emit returns. It never runs anything when the plan
 // has a CSL error.
 func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func(*Result)) {
 	if !p.OK() {
@@ -237,10 +247,11 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 		if emit != nil {
 			emit(r)
 		}
-		if r.Run != nil {
-			// Reported: drop the output, so memory holds one
-			// command's output at a time however many blocks run.
-			r.Run.Stdout, r.Run.Stderr = nil, nil
+		if r.Stdout != nil {
+			// Reported: drop the kept ends, so memory holds one
+			// command's at a time however many blocks run.
+			r.Stdout.Release()
+			r.Stderr.Release()
 		}
 	}
 }
@@ -258,11 +269,23 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 			return
 		}
 	}
+	var stdout, stderr *output.Stream
+	if x.Output != nil {
+		stdout, stderr = x.Output.Streams(r.Index + 1)
+	} else {
+		stdout = output.NewStream("stdout", output.DefaultBudget.Bytes)
+		stderr = output.NewStream("stderr", output.DefaultBudget.Bytes)
+	}
 	cfg := x.Runner
 	cfg.Dir = r.Dir
 	cfg.Env = commandEnv(os.Environ(), r.Env)
+	cfg.Stdout, cfg.Stderr = stdout, stderr
 	res := runner.Run(ctx, r.Exec, cfg)
+	// A Stream's error is its own (Err); Close only ends the file.
+	_ = stdout.Close()
+	_ = stderr.Close()
 	r.Status, r.Run = StatusRan, &res
+	r.Stdout, r.Stderr = stdout, stderr
 }
 
 // commandEnv is the environment a command runs with: clada's own, less

@@ -45,5 +45,11 @@ func Rules() []RuleInfo {
 		{RuleArgTooLong, "deny",
 			"an argument over 128 KiB",
 			"put large content in a file and pass its name"},
+		{RuleLookalike, "deny",
+			"an argument that starts with a Unicode dash or minus that looks like `-` (rm ‐rf, with U+2010), or a non-ASCII character right after a leading `-` (rm -ｒf)",
+			"write flags with the ASCII hyphen-minus `-` and ASCII letters"},
+		{RuleBackslash, "deny",
+			"on Windows (or with --os windows), a word whose backslashes the bash syntax removes: cat calc\\calc.go would reach cat as calccalc.go",
+			"write paths with `/`, which Windows programs accept; put a backslash that must stay in single quotes"},
 	}
 }

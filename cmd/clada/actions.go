@@ -34,6 +34,7 @@ type runOptions struct {
 	timeout     time.Duration
 	timeoutSet  bool
 	maxOutput   string
+	budget      string // --report-budget
 	stopOnError bool
 	keepGoing   bool
 }
@@ -59,6 +60,11 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.maxOutput != "" {
 		if ro.MaxOutput, err = approve.ParseSize(o.maxOutput); err != nil {
 			return withHint(fmt.Errorf("--max-output: %w", err), "give a size such as 10MB or 512KiB")
+		}
+	}
+	if o.budget != "" {
+		if ro.ReportBudget, err = approve.ParseBudget(o.budget); err != nil {
+			return withHint(fmt.Errorf("--report-budget: %w", err), "give a size such as 32KiB, or a size and a line count such as 32KiB,800")
 		}
 	}
 	if err := project.CheckRunOptions(ro, o.untrusted); err != nil {
@@ -91,7 +97,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	// 33,000 write calls); buffer them, and flush after each executed block
 	// so that the model and the person see it as soon as it is finished.
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	rep := report.New(out, format, o.dryRun)
+	rep := report.New(out, format, report.Options{DryRun: o.dryRun, Budget: p.ReportBudget(ro), Base: p.Base})
 	if o.dryRun || !plan.OK() {
 		for _, r := range plan.Results {
 			rep.Block(r)
@@ -103,6 +109,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 
 	x := p.ExecOptions(ro, stderr)
+	defer x.Output.Close()
 	if o.trustAll {
 		warnf(stderr, "--trust-all: every command that would be asked about runs without asking (denied ones still don't)")
 	}
@@ -196,7 +203,7 @@ func checkAction(o checkOptions, stdout, stderr io.Writer) error {
 	}
 	r := g.Check(body, o.dir)
 	plan := &gateway.Plan{Results: []*gateway.Result{r}}
-	rep := report.New(stdout, format, true)
+	rep := report.New(stdout, format, report.Options{DryRun: true})
 	rep.Block(r)
 	code := project.PlanExit(plan)
 	if format == report.JSON {

@@ -76,7 +76,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					&cli.BoolFlag{Name: "trust-all", Usage: "approve every command that would be asked (deny stays deny); prints a warning"},
 					&cli.BoolFlag{Name: "untrusted", Usage: "ask even for commands the specs allow"},
 					&cli.StringFlag{Name: "timeout", Usage: "per-command timeout: 30s, 5m, or whole seconds (1s to 24h)", DefaultText: "60s, or timeout in .clada/config.toml"},
-					&cli.StringFlag{Name: "max-output", Usage: "cap on stdout+stderr per command, e.g. 512KiB", DefaultText: "10MB, or max_output in .clada/config.toml"},
+					&cli.StringFlag{Name: "max-output", Usage: "cap on stdout+stderr per command, e.g. 512KiB; past it the command is killed", DefaultText: "10MB, or max_output in .clada/config.toml"},
+					&cli.StringFlag{Name: "report-budget", Usage: "how much of each command's output the report shows (all of it is saved in .clada/out/): a size, or a size and a line count, e.g. 32KiB,800", DefaultText: "10KiB,256, or report_budget in .clada/config.toml"},
 					&cli.BoolFlag{Name: "stop-on-error", Usage: "stop at the first refused, declined or failed command anywhere"},
 					&cli.BoolFlag{Name: "keep-going", Usage: "outside TASKS groups, go on after a failure", DefaultText: "on unless --stop-on-error"},
 				},
@@ -222,7 +223,7 @@ func runOptionsFrom(c *cli.Context) (runOptions, error) {
 		root: c.String("root"), files: c.Args().Slice(), dryRun: c.Bool("dry-run"),
 		format: c.String("format"), noPrompt: c.Bool("no-prompt"), trustAll: c.Bool("trust-all"),
 		untrusted: c.Bool("untrusted"), timeoutSet: c.IsSet("timeout"),
-		maxOutput: c.String("max-output"), stopOnError: c.Bool("stop-on-error"), keepGoing: c.Bool("keep-going"),
+		maxOutput: c.String("max-output"), budget: c.String("report-budget"), stopOnError: c.Bool("stop-on-error"), keepGoing: c.Bool("keep-going"),
 	}
 	files, flag, file := runFiles(o.files)
 	o.files = files

@@ -202,7 +202,7 @@ func TestTTYPrompt(t *testing.T) {
 				t.Errorf("report does not contain %q:\n%s", tt.report, report)
 			}
 			// The allowed block after it ran either way.
-			if !strings.Contains(report, "    | after\n") {
+			if !strings.Contains(report, "```stdout\nafter\n```\n") {
 				t.Errorf("the block after the question did not run:\n%s", report)
 			}
 			// The question went to the terminal only, never to the report.

@@ -79,7 +79,11 @@ type Plan struct {
 	// RUN block with a block error, means nothing runs.
 	Errors   []*parser.Error
 	Warnings []*parser.Error
-	Skipped  int // WRITE and SEARCH blocks, skipped whole
+	// Hints are the lines that look like commands (parser's
+	// Document.Hints) of documents with no RUN block and no fatal error:
+	// nothing of such a document runs, and the report says why.
+	Hints   []*parser.Error
+	Skipped int // WRITE and SEARCH blocks, skipped whole
 }
 
 // OK reports whether every document is valid CSL, the condition for
@@ -102,6 +106,7 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 	for _, d := range docs {
 		p.Warnings = append(p.Warnings, d.Warnings...)
 		p.Skipped += d.Skipped()
+		before := len(p.Results) // RUN blocks of earlier documents
 		for i := range d.Blocks {
 			b := &d.Blocks[i]
 			if b.Kind != parser.KindRun {
@@ -131,6 +136,8 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 		}
 		if d.Fatal != nil {
 			p.Errors = append(p.Errors, d.Fatal)
+		} else if before == len(p.Results) {
+			p.Hints = append(p.Hints, d.Hints...)
 		}
 	}
 	return p

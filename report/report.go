@@ -125,18 +125,90 @@ func (r *Reporter) Block(b *gateway.Result) {
 	}
 }
 
-// Errors reports the fatal CSL errors of a plan.
+// blockSyntax is how to write a RUN block, shown with CSL errors and
+// notes.
+const blockSyntax = "write each command as a RUN block, each marker alone at column 1: a line `<---RUN--->`, the command, a line `<---END--->`"
+
+// errorOut is a CSL error or a note in the JSON report.
+type errorOut struct {
+	Type    string `json:"type"`
+	Source  string `json:"source"`
+	Line    int    `json:"line"`
+	Text    string `json:"text,omitempty"`
+	Message string `json:"message"`
+	Advice  string `json:"advice"`
+}
+
+// Errors reports the fatal CSL errors of a plan, and the block errors of
+// WRITE and SEARCH blocks: where, the line as written, what is wrong and
+// how to write it.
 func (r *Reporter) Errors(errs []*parser.Error) {
+	const advice = "fix it: while any document has a CSL error nothing in the reply runs; " + blockSyntax
 	for _, e := range errs {
 		switch r.format {
 		case JSON:
-			r.json(map[string]any{"type": "error", "source": e.Source, "line": e.Line, "message": e.Msg})
+			r.json(errorOut{Type: "error", Source: e.Source, Line: e.Line, Text: e.Text, Message: e.Msg, Advice: advice})
 		case GitHub:
 			r.printf("::error file=%s,line=%d,title=%s::%s\n", ghProp(e.Source), e.Line, ghProp("clada: CSL error"), ghData(e.Msg))
 		default:
-			r.printf("%s\n  nothing in the reply runs until this is fixed.\n\n", e.Error())
+			r.printf("%s\n", visible(e.Error()))
+			if e.Text != "" {
+				r.printf("    %d | %s\n", e.Line, visible(e.Text))
+			}
 		}
 	}
+	if len(errs) > 0 && r.format == Text {
+		r.printf("  nothing in the reply runs until this is fixed; %s.\n\n", blockSyntax)
+	}
+}
+
+// Notes reports, on the report's own stream, what a model must see even
+// though it stops nothing: lines that look like commands in documents
+// with no RUN block (so nothing of them ran), and lines that look like
+// a RUN block but are not (docs/csl.md §7 warnings).
+func (r *Reporter) Notes(p *gateway.Plan) {
+	notes := append(append([]*parser.Error{}, p.Warnings...), p.Hints...)
+	if len(notes) == 0 {
+		return
+	}
+	switch r.format {
+	case JSON:
+		for _, n := range notes {
+			r.json(errorOut{Type: "note", Source: n.Source, Line: n.Line, Text: n.Text, Message: r.noteMessage(p, n), Advice: blockSyntax})
+		}
+		return
+	case GitHub:
+		for _, n := range notes {
+			r.printf("::warning file=%s,line=%d,title=%s::%s\n", ghProp(n.Source), n.Line, ghProp("clada: not a RUN block"),
+				ghData(r.noteMessage(p, n)+" — "+blockSyntax))
+		}
+		return
+	}
+	for _, w := range p.Warnings {
+		r.printf("note: %s\n", visible(w.Error()))
+		if w.Text != "" {
+			r.printf("    %d | %s\n", w.Line, visible(w.Text))
+		}
+	}
+	source := ""
+	for _, h := range p.Hints {
+		if h.Source != source {
+			source = h.Source
+			r.printf("note: %s has no RUN block, so nothing in it ran; these lines look like commands:\n", visible(source))
+		}
+		r.printf("    %d | %s   (%s)\n", h.Line, visible(h.Text), visible(h.Msg))
+	}
+	r.printf("  %s, e.g.\n    <---RUN--->\n    ls -la\n    <---END--->\n\n", blockSyntax)
+}
+
+// noteMessage is the message of a note in JSON and GitHub annotations.
+func (r *Reporter) noteMessage(p *gateway.Plan, n *parser.Error) string {
+	for _, h := range p.Hints {
+		if h == n {
+			return n.Source + " has no RUN block, so nothing in it ran: " + n.Msg
+		}
+	}
+	return n.Msg
 }
 
 // Summary is the counts of a run.
@@ -153,11 +225,12 @@ type Summary struct {
 	Skipped     int `json:"skipped"`
 	WriteSearch int `json:"write_search_skipped"`
 	Errors      int `json:"errors"` // CSL errors: fatal ones and RUN blocks with block errors
+	Notes       int `json:"notes"`  // lines that look like commands or blocks but are not (see Reporter.Notes)
 }
 
 // Summarize counts a plan's results.
 func Summarize(p *gateway.Plan) Summary {
-	s := Summary{Blocks: len(p.Results), WriteSearch: p.Skipped, Errors: len(p.Errors)}
+	s := Summary{Blocks: len(p.Results), WriteSearch: p.Skipped, Errors: len(p.Errors), Notes: len(p.Warnings) + len(p.Hints)}
 	for _, b := range p.Results {
 		if b.Rule == gateway.RuleCSLSyntax {
 			s.Errors++
@@ -208,9 +281,14 @@ func (r *Reporter) Summary(s Summary, exitCode int) {
 
 func (r *Reporter) summaryText(s Summary) string {
 	var parts []string
-	if r.dryRun {
+	switch {
+	case s.Blocks == 0 && s.Errors == 0 && r.dryRun:
+		parts = append(parts, "dry run, no RUN block")
+	case s.Blocks == 0 && s.Errors == 0:
+		parts = append(parts, "no RUN block: nothing ran")
+	case r.dryRun:
 		parts = append(parts, fmt.Sprintf("dry run, %d RUN block%s: %d allow · %d ask · %d deny", s.Blocks, plural(s.Blocks), s.Allow, s.Ask, s.Deny))
-	} else {
+	default:
 		parts = append(parts, fmt.Sprintf("%d ran: %d ok, %d failed", s.Ran, s.OK, s.Failed),
 			fmt.Sprintf("%d denied", s.Denied),
 			fmt.Sprintf("%d needs approval", s.NotApproved),

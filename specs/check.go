@@ -42,6 +42,7 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	if v.Outcome != Allow {
 		return v
 	}
+	v.Network, v.Caches, v.CacheQuery = sp.network, sp.caches, sp.cacheQuery
 	prog, err := s.LookPath(name)
 	if err != nil {
 		return Verdict{Outcome: Deny, Rule: RuleNotFound, Arg: name, Reason: fmt.Sprintf("%s is not installed: %v", name, err), Advice: "use another program, or ask the person to install " + name}
@@ -109,7 +110,7 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 	}
 	last := len(paths) - 1
 	for i, a := range paths {
-		write := sp.writes == WritesAll || (sp.writes == WritesLast && i == last && last > 0 && !p.target)
+		write := sp.writes == WritesAll || (sp.writes == WritesLast && i == last && last > 0 && !p.target) || p.any(sp.editFlags)
 		res, err := r.Confine(dir, a, write)
 		if err != nil {
 			return denyErr(err)
@@ -149,7 +150,7 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 	exec = append(exec, argv[0])
 	exec = append(exec, sp.harden...)
 	exec = append(exec, argv[1:]...)
-	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " fits its spec", Exec: exec}
+	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " fits its spec", Exec: exec, Destroys: sp.destroyed(p, paths, dir, r)}
 }
 
 // baseName is the last element of a path as cp and mv use it ("a/b/" is b).

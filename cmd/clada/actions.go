@@ -103,6 +103,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 			rep.Block(r)
 		}
 		rep.Errors(plan.Errors)
+		rep.Notes(plan)
 		code := project.PlanExit(plan)
 		rep.Summary(report.Summarize(plan), code)
 		return exitCode(code, errors.Join(rep.Err(), out.Flush()))
@@ -141,6 +142,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if interrupted {
 		fmt.Fprintln(stderr, "clada: interrupted: the running command or question was stopped and nothing else ran")
 	}
+	rep.Notes(plan)
 	rep.Summary(report.Summarize(plan), code)
 	return exitCode(code, errors.Join(rep.Err(), out.Flush()))
 }

@@ -161,6 +161,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
+	app.Commands = append(app.Commands, execCommand(stdout, stderr))
 	for _, c := range app.Commands {
 		c.OnUsageError = usageError
 		c.HideHelpCommand = true

@@ -25,7 +25,13 @@ const (
 	MinTimeout             = 1 * time.Second
 	MaxTimeout             = 24 * time.Hour
 	MinMaxOutput           = 1 << 10 // 1 KiB
-	MaxMaxOutput           = 1 << 30 // 1 GiB: the runner holds output in memory
+	MaxMaxOutput           = 1 << 30 // 1 GiB: output is saved to disk, and this bounds the disk
+	MinReportBudget        = 256     // bytes of a block's output a report shows
+	MaxReportBudget        = 1 << 20
+	MaxReportLines         = 100_000
+	// ReportBytesPerLine sets a report budget's lines when only its size
+	// is given: 10 KiB gives 256 lines.
+	ReportBytesPerLine = 40
 )
 
 // Config is .clada/config.toml. Use [DefaultConfig] or [LoadConfig]
@@ -36,7 +42,15 @@ type Config struct {
 	ApprovalTimeout time.Duration // how long a question waits; 0 means DefaultApprovalTimeout
 	Untrusted       bool          // ask even for commands that a spec allows
 	HardBlocks      bool          // the built-in hard blocks (sudo, dd, rm -rf /…); on by default
-	Path            string        // the file the values came from, "" when there is none
+	// ReportBudget is report_budget: how much of each block's output the
+	// report shows; zero fields mean the report's default.
+	ReportBudget Budget
+	Path         string // the file the values came from, "" when there is none
+}
+
+// Budget is a report budget: bytes and lines of a block's output.
+type Budget struct {
+	Bytes, Lines int
 }
 
 // DefaultConfig returns the configuration used when there is no
@@ -83,9 +97,11 @@ func LoadConfig(root string) (Config, error) {
 			v = boolValue{&cfg.Untrusted}
 		case "hard_blocks":
 			v = boolValue{&cfg.HardBlocks}
+		case "report_budget":
+			v = budgetValue{&cfg.ReportBudget}
 		default:
 			return Config{}, keyError(path, &md, top[name], name, errors.New(
-				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted and hard_blocks"))
+				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks and report_budget"))
 		}
 		if err := md.PrimitiveDecode(top[name], v); err != nil {
 			return Config{}, tomlFileError(path, name, err)
@@ -205,6 +221,51 @@ func ParseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size: write e.g. \"10MB\", \"512KiB\" or a number of bytes", s)
 	}
 	return n * mult, nil
+}
+
+type budgetValue struct{ dst *Budget }
+
+func (b budgetValue) UnmarshalTOML(v any) error {
+	var s string
+	switch v := v.(type) {
+	case int64:
+		s = strconv.FormatInt(v, 10)
+	case string:
+		s = v
+	default:
+		return fmt.Errorf("want a size such as \"10KiB\", or a size and a line count such as \"10KiB,256\", found %s", tomlTypeName(v))
+	}
+	got, err := ParseBudget(s)
+	if err != nil {
+		return err
+	}
+	*b.dst = got
+	return nil
+}
+
+// ParseBudget reads a report budget the way report_budget and
+// --report-budget are written: a size as [ParseSize] reads it, from 256
+// bytes to 1 MiB, optionally followed by a comma and a number of lines,
+// from 1 to 100,000 ("32KiB,800"). Without the lines, the budget has one
+// line per 40 bytes (256 lines for 10 KiB).
+func ParseBudget(s string) (Budget, error) {
+	sizeText, linesText, hasLines := strings.Cut(s, ",")
+	n, err := ParseSize(sizeText)
+	if err != nil {
+		return Budget{}, fmt.Errorf("%q is not a report budget: write a size such as \"10KiB\", or a size and a line count such as \"10KiB,256\"", s)
+	}
+	if n < MinReportBudget || n > MaxReportBudget {
+		return Budget{}, fmt.Errorf("%q is out of range: a report budget is from 256B to 1MiB", s)
+	}
+	b := Budget{Bytes: int(n), Lines: max(int(n)/ReportBytesPerLine, 1)}
+	if hasLines {
+		l, err := strconv.Atoi(strings.TrimSpace(linesText))
+		if err != nil || l < 1 || l > MaxReportLines {
+			return Budget{}, fmt.Errorf("%q: the line count after the comma must be a number from 1 to 100000", s)
+		}
+		b.Lines = l
+	}
+	return b, nil
 }
 
 type boolValue struct{ dst *bool }

@@ -48,6 +48,12 @@ hard_blocks = false
 		{name: "bytes suffix", content: `max_output = "2048B"`, want: Config{MaxOutput: 2048, ApprovalTimeout: time.Minute, HardBlocks: true}},
 		{name: "approval bounds low", content: `approval_timeout = "10s"`, want: Config{ApprovalTimeout: 10 * time.Second, HardBlocks: true}},
 		{name: "approval bounds high", content: `approval_timeout = "2m"`, want: Config{ApprovalTimeout: 2 * time.Minute, HardBlocks: true}},
+		{name: "report budget size", content: `report_budget = "20KiB"`,
+			want: Config{ReportBudget: Budget{Bytes: 20 << 10, Lines: 512}, ApprovalTimeout: time.Minute, HardBlocks: true}},
+		{name: "report budget size and lines", content: `report_budget = "32KiB, 800"`,
+			want: Config{ReportBudget: Budget{Bytes: 32 << 10, Lines: 800}, ApprovalTimeout: time.Minute, HardBlocks: true}},
+		{name: "report budget bytes", content: `report_budget = 4096`,
+			want: Config{ReportBudget: Budget{Bytes: 4096, Lines: 102}, ApprovalTimeout: time.Minute, HardBlocks: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,6 +97,12 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "max_output too big", content: "max_output = \"2GiB\"\n", wantLine: 1, wantKey: "max_output", wantText: []string{`"2GiB"`, "1KiB to 1GiB"}},
 		{name: "max_output too small", content: "max_output = 10\n", wantLine: 1, wantKey: "max_output"},
 		{name: "max_output overflow", content: "max_output = \"99999999999999999GB\"\n", wantLine: 1, wantKey: "max_output"},
+		{name: "report budget too small", content: "report_budget = \"100B\"\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"256B to 1MiB"}},
+		{name: "report budget too large", content: "report_budget = \"2MiB\"\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"256B to 1MiB"}},
+		{name: "report budget bad lines", content: "report_budget = \"10KiB,0\"\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"1 to 100000"}},
+		{name: "report budget lines word", content: "report_budget = \"10KiB,many\"\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"many"}},
+		{name: "report budget not a size", content: "report_budget = \"big\"\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"10KiB,256"}},
+		{name: "report budget table", content: "report_budget = true\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"bool"}},
 		{name: "bool as string", content: "untrusted = \"yes\"\n", wantLine: 1, wantKey: "untrusted", wantText: []string{"true or false"}},
 	}
 	for _, tt := range tests {

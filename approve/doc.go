@@ -44,9 +44,11 @@
 //
 // A [Prompter] asks on the controlling terminal ([OpenTTY]: /dev/tty, or
 // CONIN$/CONOUT$ on Windows), never on stdin, which carries the CSL. Only
-// y/yes, n/no, a/always and v/never are answers; anything else asks again.
+// y/yes, n/no, a/always and v/never are answers, and p/prefix when the
+// question offers a prefix pattern (go test *) to remember instead of the
+// exact command; anything else asks again.
 // End of input, no answer within the approval timeout and no terminal all
 // mean no, and [Prompter.Ask] says which. approve never runs commands and
 // never writes files on its own when a question is answered: the caller
-// runs the command and calls [Add] for always and never.
+// runs the command and calls [Add] for always, prefix and never.
 package approve

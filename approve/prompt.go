@@ -21,6 +21,9 @@ const (
 	Yes                  // run it once
 	Always               // run it and add it to allowed
 	Never                // do not run it and add it to blocked
+	// AlwaysPrefix runs it and adds the question's Prefix pattern to
+	// allowed; only an answer when the question offers one.
+	AlwaysPrefix
 )
 
 func (a Answer) String() string {
@@ -31,6 +34,8 @@ func (a Answer) String() string {
 		return "always"
 	case Never:
 		return "never"
+	case AlwaysPrefix:
+		return "prefix"
 	default:
 		return "no"
 	}
@@ -64,6 +69,10 @@ type Question struct {
 	Command string
 	Dir     string // the block's directory as the model wrote it, "" for the root
 	Why     string // why clada asks, e.g. "not in clada's specs"; "" for none
+	// Prefix is the prefix pattern offered besides the exact command
+	// ("go test *"), already quoted; "" offers none, and then p/prefix is
+	// no answer.
+	Prefix string
 }
 
 // Prompter asks questions on a terminal. One goroutine reads the terminal
@@ -188,8 +197,8 @@ func (p *Prompter) Say(format string, args ...any) error {
 }
 
 // Ask shows q and waits at most timeout (DefaultApprovalTimeout when zero
-// or negative) for y/yes, n/no, a/always or v/never, in any case; other
-// input asks again, within the same time limit. It returns the answer and,
+// or negative) for y/yes, n/no, a/always or v/never, and p/prefix when
+// q offers a Prefix, in any case; other input asks again, within the same time limit. It returns the answer and,
 // when it is No or Never, why. End of input, also after a partial line,
 // is No with [NoEOF]; no answer in time is No with [NoTimeout]; no
 // terminal is No with [NoTTY]. Cancelling ctx ends the question at once:
@@ -247,13 +256,13 @@ func (p *Prompter) Ask(ctx context.Context, q Question, timeout time.Duration) (
 			if r.err != nil {
 				return No, NoTTY, fmt.Errorf("reading the answer: %w", r.err)
 			}
-			if a, ok := parseAnswer(r.line); ok {
+			if a, ok := parseAnswer(r.line); ok && (a != AlwaysPrefix || q.Prefix != "") {
 				if a == No || a == Never {
 					return a, NoAnswered, nil
 				}
 				return a, "", nil
 			}
-			_, _ = io.WriteString(p.out, "clada: please answer y (yes), n (no), a (always) or v (never)\n")
+			_, _ = io.WriteString(p.out, retry(q))
 			left = deadline.Sub(p.now())
 		case <-timer.C:
 			_, _ = fmt.Fprintf(p.out, "\nclada: no answer within %s: not approved\n", fmtDuration(timeout.Round(time.Second)))
@@ -288,13 +297,27 @@ func parseAnswer(line string) (Answer, bool) {
 		return Always, true
 	case "v", "never":
 		return Never, true
+	case "p", "prefix":
+		return AlwaysPrefix, true
 	}
 	return No, false
+}
+
+// retry is the line shown after input that is no answer.
+func retry(q Question) string {
+	if q.Prefix != "" {
+		return "clada: please answer y (yes), n (no), a (always), p (always `" + visible(q.Prefix) + "`) or v (never)\n"
+	}
+	return "clada: please answer y (yes), n (no), a (always) or v (never)\n"
 }
 
 // prompt is the question line, e.g.
 //
 //	clada: run `npm test` in sub/ (not in clada's specs)? [y]es, [n]o, [a]lways, ne[v]er (60s):
+//
+// or, offering a prefix pattern,
+//
+//	clada: run `go test ./...` (…)? [y]es, [n]o, [a]lways, [p]refix `go test *`, ne[v]er (60s):
 func prompt(q Question, left time.Duration) string {
 	var b strings.Builder
 	b.WriteString("clada: run `")
@@ -310,7 +333,13 @@ func prompt(q Question, left time.Duration) string {
 		b.WriteString(")")
 	}
 	secs := max(int((left+time.Second/2)/time.Second), 1)
-	fmt.Fprintf(&b, "? [y]es, [n]o, [a]lways, ne[v]er (%ds): ", secs)
+	b.WriteString("? [y]es, [n]o, [a]lways, ")
+	if q.Prefix != "" {
+		b.WriteString("[p]refix `")
+		b.WriteString(visible(q.Prefix))
+		b.WriteString("`, ")
+	}
+	fmt.Fprintf(&b, "ne[v]er (%ds): ", secs)
 	return b.String()
 }
 

@@ -40,6 +40,8 @@ func TestAsk(t *testing.T) {
 		{name: "partial line then eof", in: "y", want: No, wantReason: NoEOF, wantOut: testPrompt + "\nclada: end of input: not approved\n"},
 		{name: "bad input then eof", in: "x\n", want: No, wantReason: NoEOF,
 			wantOut: testPrompt + hint + testPrompt + "\nclada: end of input: not approved\n"},
+		{name: "p is no answer without a prefix offered", in: "p\nprefix\nn\n", want: No, wantReason: NoAnswered,
+			wantOut: testPrompt + hint + testPrompt + hint + testPrompt},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,6 +59,31 @@ func TestAsk(t *testing.T) {
 				t.Errorf("output:\n%q\nwant\n%q", out.String(), tt.wantOut)
 			}
 		})
+	}
+}
+
+func TestAskPrefix(t *testing.T) {
+	t.Parallel()
+	q := Question{Command: "go test ./...", Why: "runs project code", Prefix: "go test *"}
+	const ask = "clada: run `go test ./...` (runs project code)? [y]es, [n]o, [a]lways, [p]refix `go test *`, ne[v]er (60s): "
+	const hint = "clada: please answer y (yes), n (no), a (always), p (always `go test *`) or v (never)\n"
+	for _, tt := range []struct {
+		in, out string
+		want    Answer
+	}{
+		{"p\n", ask, AlwaysPrefix},
+		{"Prefix\n", ask, AlwaysPrefix},
+		{"a\n", ask, Always},
+		{"x\ny\n", ask + hint + ask, Yes},
+	} {
+		var out bytes.Buffer
+		got, _, err := NewPrompter(strings.NewReader(tt.in), &out).Ask(context.Background(), q, 0)
+		if err != nil || got != tt.want {
+			t.Errorf("Ask(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+		if out.String() != tt.out {
+			t.Errorf("Ask(%q) output:\n%q\nwant\n%q", tt.in, out.String(), tt.out)
+		}
 	}
 }
 
@@ -259,7 +286,7 @@ func TestPromptShowsEscapes(t *testing.T) {
 
 func TestAnswerString(t *testing.T) {
 	t.Parallel()
-	for a, want := range map[Answer]string{No: "no", Yes: "yes", Always: "always", Never: "never"} {
+	for a, want := range map[Answer]string{No: "no", Yes: "yes", Always: "always", Never: "never", AlwaysPrefix: "prefix"} {
 		if a.String() != want {
 			t.Errorf("%d.String() = %q, want %q", a, a.String(), want)
 		}

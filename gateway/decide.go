@@ -71,7 +71,8 @@ type Options struct {
 type Gateway struct {
 	opts     Options
 	resolver *specs.Resolver
-	dirs     map[string]bool // resolved dir attribute → is a directory; cleared with the resolver
+	dirs     map[string]bool   // resolved dir attribute → is a directory; cleared with the resolver
+	programs map[string]string // program → its file inside the root, "" when outside; cleared with the resolver
 }
 
 // New returns a Gateway for opts.
@@ -90,7 +91,7 @@ func New(opts Options) (*Gateway, error) {
 	if err != nil {
 		return nil, fmt.Errorf("project root: %w", err)
 	}
-	return &Gateway{opts: opts, resolver: r, dirs: map[string]bool{}}, nil
+	return &Gateway{opts: opts, resolver: r, dirs: map[string]bool{}, programs: map[string]string{}}, nil
 }
 
 // forget drops what the gateway learned about the file system, after a
@@ -98,6 +99,7 @@ func New(opts Options) (*Gateway, error) {
 func (g *Gateway) forget() {
 	g.resolver.Reset()
 	clear(g.dirs)
+	clear(g.programs)
 }
 
 // Root returns the resolved project root.
@@ -116,6 +118,10 @@ type Verdict struct {
 	// Why says, for ask, why the person is asked: unknown command,
 	// wrapper that runs other programs, untrusted mode.
 	Why string
+	// Lost names, for an ask, the files (and directories, with a final
+	// "/") the command destroys that git cannot restore, relative to the
+	// root; nil when it destroys nothing that cannot be restored.
+	Lost []string
 }
 
 // Decide applies the decision order of docs/rules.md to argv, run in dir
@@ -130,32 +136,51 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 	root := g.resolver.Root()
 	attr := dir
 	dir = g.inBase(dir)
-	// 1. Blocked patterns and hard blocks.
-	if p, ok := g.opts.Commands.MatchBlocked(argv); ok {
-		return Verdict{Decision: Deny, Rule: RuleBlockedPattern, Word: p.Text,
-			Reason: fmt.Sprintf("the command matches the blocked pattern `%s` in %s", p.Text, g.opts.Commands.Path),
-			Advice: "do not run this command; if it is needed, ask the person to remove the pattern with `clada forget`"}
+	// 1. Blocked patterns.
+	if v, ok := g.blocked(argv); ok {
+		return v
 	}
-	// 2. Confinement of dir and of a path-like argv[0].
+	// 2. Confinement of dir.
 	absDir := root
 	if dir != "" {
 		d, err := g.resolver.Resolve(root, dir)
 		if err != nil {
 			return refused(err, attr)
 		}
-		isDir, ok := g.dirs[d]
-		if !ok {
-			fi, err := os.Stat(d)
-			isDir = err == nil && fi.IsDir()
-			g.dirs[d] = isDir
-		}
-		if !isDir {
+		if !g.isDir(d) {
 			return Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: attr,
 				Reason: fmt.Sprintf("the dir attribute %q is not a directory inside the project", attr),
 				Advice: "create the directory first, or fix the dir attribute (it is relative to the project root)"}
 		}
 		absDir = d
 	}
+	return g.untrusted(g.decide(argv, absDir, 0))
+}
+
+func (g *Gateway) isDir(d string) bool {
+	isDir, ok := g.dirs[d]
+	if !ok {
+		fi, err := os.Stat(d)
+		isDir = err == nil && fi.IsDir()
+		g.dirs[d] = isDir
+	}
+	return isDir
+}
+
+func (g *Gateway) blocked(argv []string) (Verdict, bool) {
+	p, ok := g.opts.Commands.MatchBlocked(argv)
+	if !ok {
+		return Verdict{}, false
+	}
+	return Verdict{Decision: Deny, Rule: RuleBlockedPattern, Word: p.Text,
+		Reason: fmt.Sprintf("the command matches the blocked pattern `%s` in %s", p.Text, g.opts.Commands.Path),
+		Advice: "do not run this command; if it is needed, ask the person to remove the pattern with `clada forget`"}, true
+}
+
+// decide is the decision for argv run in absDir (resolved and confined),
+// from the hard blocks on, without untrusted mode. A simple wrapper's
+// command is decided by decide too, one level deeper.
+func (g *Gateway) decide(argv []string, absDir string, depth int) Verdict {
 	if !g.opts.NoHardBlocks {
 		if d := specs.HardBlock(argv, absDir, g.resolver); d != nil {
 			v := refused(d, d.Arg)
@@ -163,6 +188,7 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 			return v
 		}
 	}
+	// Confinement of a path-like argv[0].
 	var program string
 	if strings.ContainsRune(argv[0], '/') || strings.ContainsRune(argv[0], filepath.Separator) {
 		p, err := g.resolver.Resolve(absDir, argv[0])
@@ -176,22 +202,27 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 		}
 		program = p
 	}
-	// 3. The user's allowed patterns.
-	if p, ok := g.opts.Commands.MatchAllowed(argv); ok {
-		v := g.runnable(argv, absDir, program)
-		if v.Decision == Deny {
-			return v
-		}
-		v.Rule, v.Reason = RuleAllowedPattern, fmt.Sprintf("allowed by the pattern `%s` in %s", p.Text, g.opts.Commands.Path)
-		return g.untrusted(v)
+	// A program inside the project is asked (project_program.go); a
+	// pattern may still consent to it.
+	v := g.projectProgram(argv, g.judge(argv, absDir, program, depth))
+	if v.Decision == Ask {
+		return g.consent(argv, absDir, v)
 	}
-	// 4. Specs and git rules (only for bare names).
+	return v
+}
+
+// judge applies the specs, the git rules and the wrapper rule: allow,
+// deny, or ask with Exec set.
+func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdict {
 	if program == "" {
+		if u, ok := specs.Unwrap(argv); ok {
+			return g.wrapped(argv, u, absDir, depth)
+		}
 		sv := g.opts.Specs.Check(argv, absDir, g.resolver)
 		switch sv.Outcome {
 		case specs.Allow:
-			return g.untrusted(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
-				Exec: sv.Exec, Env: sv.Env, Dir: absDir})
+			return Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
+				Exec: sv.Exec, Env: sv.Env, Dir: absDir}
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
 		case specs.Ask:
@@ -199,12 +230,18 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 			if v.Decision == Deny {
 				return v
 			}
+			if len(sv.Exec) > 0 {
+				// A spec that asks still says what runs (its harden
+				// arguments); the program is the one found above.
+				v.Exec = append([]string{v.Exec[0]}, sv.Exec[1:]...)
+				v.Env = append(v.Env, sv.Env...)
+			}
 			v.Decision, v.Rule, v.Word, v.Reason, v.Advice = Ask, string(sv.Rule), sv.Arg, sv.Reason, sv.Advice
 			v.Why = sv.Reason
 			return v
 		}
 	}
-	// 5. Everything else is asked.
+	// Everything else is asked.
 	v := g.runnable(argv, absDir, program)
 	if v.Decision == Deny {
 		return v

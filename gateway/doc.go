@@ -5,7 +5,9 @@
 // built-in hard blocks (deny); confinement of the dir attribute and of a
 // path-like program (deny); the user's allowed patterns (allow); the
 // command specs and git rules (allow or deny; wrappers that run other
-// programs are ask); everything else is ask. Untrusted mode turns every
+// programs are ask); everything else is ask. A simple wrapper (env, nice,
+// timeout, time, stdbuf, nohup) is decided by the command it runs, decided
+// as if it stood alone, and by its own words. Untrusted mode turns every
 // allow into ask. The verdict carries the rule, the offending word, the
 // reason and advice for the model, and what would run: the resolved
 // program and final arguments (git hardened) and extra environment.

@@ -13,15 +13,18 @@ import (
 	"testing"
 
 	"github.com/clada/clada/approve"
+	"github.com/clada/clada/parser"
 	"github.com/clada/clada/specs"
 )
 
 // noExample are the rules docs/rules.md cannot show with a short
 // `clada check`: an unforeseen failure, a 128 KiB argument, a git
-// configuration outside the project that includes a file inside it, and
+// configuration outside the project that includes a file inside it,
 // self-exec, which needs the running clada (here the test binary) on PATH,
-// as the scripts of cmd/clada have it (exec_self_*.txtar).
-var noExample = map[string]bool{RuleError: true, "argument-too-long": true, string(specs.RuleGitInclude): true, RuleSelfExec: true}
+// as the scripts of cmd/clada have it (exec_self_*.txtar), and a PATH
+// that leads into the project.
+var noExample = map[string]bool{RuleError: true, "argument-too-long": true, string(specs.RuleGitInclude): true, RuleSelfExec: true,
+	RuleProjectProgram: true, string(parser.RuleBackslash): true}
 
 // docExample is one example line of docs/rules.md:
 // `clada check [--dir D] [--untrusted] 'BODY'`, `clada allow 'P'` or

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clada/clada/approve"
+	"github.com/clada/clada/output"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/runner"
 )
@@ -49,6 +50,11 @@ type Result struct {
 	Skip        string         // why it was skipped
 	Wrote       string         // file written by always/never
 	Run         *runner.Result // set when Status is StatusRan
+	// Stdout and Stderr are what the command printed, saved (see
+	// ExecOptions.Output) and counted, with its ends kept for the report;
+	// set when Status is StatusRan. Execute releases the kept ends once
+	// the block is reported.
+	Stdout, Stderr *output.Stream
 }
 
 // Failed reports whether the block counts as a failure for TASKS and
@@ -73,7 +79,11 @@ type Plan struct {
 	// RUN block with a block error, means nothing runs.
 	Errors   []*parser.Error
 	Warnings []*parser.Error
-	Skipped  int // WRITE and SEARCH blocks, skipped whole
+	// Hints are the lines that look like commands (parser's
+	// Document.Hints) of documents with no RUN block and no fatal error:
+	// nothing of such a document runs, and the report says why.
+	Hints   []*parser.Error
+	Skipped int // WRITE and SEARCH blocks, skipped whole
 }
 
 // OK reports whether every document is valid CSL, the condition for
@@ -96,6 +106,7 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 	for _, d := range docs {
 		p.Warnings = append(p.Warnings, d.Warnings...)
 		p.Skipped += d.Skipped()
+		before := len(p.Results) // RUN blocks of earlier documents
 		for i := range d.Blocks {
 			b := &d.Blocks[i]
 			if b.Kind != parser.KindRun {
@@ -125,6 +136,8 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 		}
 		if d.Fatal != nil {
 			p.Errors = append(p.Errors, d.Fatal)
+		} else if before == len(p.Results) {
+			p.Hints = append(p.Hints, d.Hints...)
 		}
 	}
 	return p
@@ -171,13 +184,17 @@ type ExecOptions struct {
 	TrustAll        bool             // approve every ask (deny stays deny)
 	StopOnError     bool             // stop at the first failure anywhere
 	ApprovalTimeout time.Duration    // 0 = 60 s
-	Runner          runner.Config    // Timeout and MaxOutput; Dir and Env are set per block
+	Runner          runner.Config    // Timeout and MaxOutput; Dir, Env, Stdout and Stderr are set per block
 	Diag            io.Writer        // clada's own messages (the file always/never wrote); nil = discard
+	// Output saves each command's stdout and stderr under .clada/out/
+	// and keeps their ends for the report; nil saves nothing and keeps
+	// output.DefaultBudget.Bytes at each end of each stream in memory.
+	Output *output.Store
 }
 
 // Execute runs a valid plan in document order, calling emit for each
-// block as soon as it is finished. A block's captured output is dropped
-// when emit returns. It never runs anything when the plan
+// block as soon as it is finished. The kept ends of a block's output are
+// released when emit returns. It never runs anything when the plan
 // has a CSL error.
 func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func(*Result)) {
 	if !p.OK() {
@@ -237,10 +254,11 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 		if emit != nil {
 			emit(r)
 		}
-		if r.Run != nil {
-			// Reported: drop the output, so memory holds one
-			// command's output at a time however many blocks run.
-			r.Run.Stdout, r.Run.Stderr = nil, nil
+		if r.Stdout != nil {
+			// Reported: drop the kept ends, so memory holds one
+			// command's at a time however many blocks run.
+			r.Stdout.Release()
+			r.Stderr.Release()
 		}
 	}
 }
@@ -258,11 +276,23 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 			return
 		}
 	}
+	var stdout, stderr *output.Stream
+	if x.Output != nil {
+		stdout, stderr = x.Output.Streams(r.Index + 1)
+	} else {
+		stdout = output.NewStream("stdout", output.DefaultBudget.Bytes)
+		stderr = output.NewStream("stderr", output.DefaultBudget.Bytes)
+	}
 	cfg := x.Runner
 	cfg.Dir = r.Dir
 	cfg.Env = commandEnv(os.Environ(), r.Env)
+	cfg.Stdout, cfg.Stderr = stdout, stderr
 	res := runner.Run(ctx, r.Exec, cfg)
+	// A Stream's error is its own (Err); Close only ends the file.
+	_ = stdout.Close()
+	_ = stderr.Close()
 	r.Status, r.Run = StatusRan, &res
+	r.Stdout, r.Stderr = stdout, stderr
 }
 
 // commandEnv is the environment a command runs with: clada's own, less
@@ -295,7 +325,7 @@ func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 		}
 		return false
 	}
-	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why}
+	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why, Prefix: g.prefixFor(r)}
 	ans, no, err := x.Asker.Ask(ctx, q, x.ApprovalTimeout)
 	if err != nil {
 		r.NotApproved = "prompt failed: " + err.Error()
@@ -308,6 +338,13 @@ func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 		return true
 	case approve.Always:
 		r.ApprovedBy = "always"
+		g.remember(r, approve.ListAllowed, pattern, x.Diag)
+		return true
+	case approve.AlwaysPrefix:
+		r.ApprovedBy = "always"
+		if q.Prefix != "" {
+			pattern = q.Prefix
+		}
 		g.remember(r, approve.ListAllowed, pattern, x.Diag)
 		return true
 	case approve.Never:

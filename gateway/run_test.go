@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clada/clada/approve"
+	"github.com/clada/clada/output"
 	"github.com/clada/clada/parser"
 	"github.com/google/go-cmp/cmp"
 )
@@ -261,12 +262,50 @@ func TestExecuteWithoutPosixlyCorrect(t *testing.T) {
 	g, _ := newTestGateway(t, "printenv POSIXLY_CORRECT", "printenv PATH")
 	p := plan(t, g, "<---RUN--->\nprintenv POSIXLY_CORRECT\n<---END--->\n<---RUN--->\nprintenv PATH\n<---END--->\n")
 	var out []string
-	g.Execute(context.Background(), p, ExecOptions{}, func(r *Result) { out = append(out, string(r.Run.Stdout)) })
+	g.Execute(context.Background(), p, ExecOptions{}, func(r *Result) { out = append(out, shownText(r.Stdout)) })
 	if p.Results[0].Run.ExitCode != 1 || out[0] != "" {
 		t.Errorf("printenv POSIXLY_CORRECT: exit %d, output %q; want it unset", p.Results[0].Run.ExitCode, out[0])
 	}
 	if p.Results[1].Run.ExitCode != 0 || out[1] == "" {
 		t.Errorf("printenv PATH: exit %d, output %q; the rest of the environment must pass", p.Results[1].Run.ExitCode, out[1])
+	}
+}
+
+// shownText is what the default report budget shows of s, whole.
+func shownText(s *output.Stream) string {
+	e := s.Excerpt(output.DefaultBudget.Bytes, output.DefaultBudget.Lines)
+	if !e.Whole {
+		return "(not whole)"
+	}
+	return string(e.Head)
+}
+
+// TestExecuteSavesOutput: with a Store, each block's output is saved under
+// .clada/out/RUN/N.stdout, N being the block's number in the report (its
+// Index plus one); the kept ends are released once the block is reported.
+func TestExecuteSavesOutput(t *testing.T) {
+	t.Parallel()
+	g, root := newTestGateway(t, "printf *")
+	p := plan(t, g, "<---RUN--->\nprintf ''\n<---END--->\n<---RUN--->\nprintf 'one\\ntwo\\n'\n<---END--->\n")
+	var shown []string
+	g.Execute(context.Background(), p, ExecOptions{Output: output.NewStore(root, 1024)}, func(r *Result) {
+		shown = append(shown, shownText(r.Stdout))
+	})
+	if diff := cmp.Diff([]string{"", "one\ntwo\n"}, shown); diff != "" {
+		t.Errorf("shown (-want +got):\n%s", diff)
+	}
+	r := p.Results[1]
+	if r.Stdout.Path() != ".clada/out/1/2.stdout" || r.Stdout.Bytes() != 8 || r.Stdout.Lines() != 2 {
+		t.Errorf("stdout saved in %q, %d bytes, %d lines; want .clada/out/1/2.stdout, 8, 2", r.Stdout.Path(), r.Stdout.Bytes(), r.Stdout.Lines())
+	}
+	if data, err := os.ReadFile(filepath.Join(root, ".clada/out/1/2.stdout")); err != nil || string(data) != "one\ntwo\n" {
+		t.Errorf("saved file: %q, %v", data, err)
+	}
+	if p.Results[0].Stdout.Path() != "" {
+		t.Errorf("an empty stdout was saved to %s", p.Results[0].Stdout.Path())
+	}
+	if e := r.Stdout.Excerpt(100, 10); len(e.Head)+len(e.Tail) != 0 {
+		t.Errorf("the kept ends were not released after the report: %q %q", e.Head, e.Tail)
 	}
 }
 

@@ -37,6 +37,9 @@ type Error struct {
 	Line   int    // 1-based line, counted after a leading BOM is removed
 	Msg    string // the message: the docs/csl.md phrase, then what to write instead
 	Fatal  bool   // true for a fatal error (parsing stopped), false for a block error or a warning
+	// Text is the line as written (for a block error, its opening marker),
+	// cut to 200 bytes; "" when the line is not valid UTF-8.
+	Text string
 }
 
 func (e *Error) Error() string {
@@ -73,7 +76,15 @@ type Document struct {
 	Errors   []*Error // block errors, in line order (also referenced from Block.Err)
 	Fatal    *Error   // the fatal error that stopped parsing; nil when none
 	Warnings []*Error // docs/csl.md §7 warnings (`<<<<<<< RUN`, `<run` at column 1); never errors
+	// Hints are prose lines that look like commands clada will not run: a
+	// ```bash fence, `RUN ls`, `$ ls`, an indented marker. At most
+	// [MaxHints], in line order; never errors. A report shows them when the
+	// document has no RUN block, so that a model learns why nothing ran.
+	Hints []*Error
 }
+
+// MaxHints bounds [Document.Hints].
+const MaxHints = 10
 
 // OK reports whether the document has neither a fatal error nor a block
 // error. Warnings don't count.
@@ -261,6 +272,7 @@ func quotedValue(s string, q byte) (value string, n int, closed bool) {
 type openBlock struct {
 	kind      Kind
 	line      int
+	marker    string // the opening marker line
 	attrs     []attr
 	bodyStart int // offset of the first body line
 	section   int // SEARCH: 0 search text, 1 after TO, 2 after REPLACE
@@ -285,7 +297,7 @@ func (p *Parser) parseDocument(source, text string) *Document {
 	// their count saves re-copying a large slice while appending.
 	d.Blocks = make([]Block, 0, strings.Count(text, "\n<---END"))
 	fatal := func(line int, msg string) *Document {
-		d.Fatal = &Error{Source: source, Line: line, Msg: msg, Fatal: true}
+		d.Fatal = &Error{Source: source, Line: line, Msg: msg, Fatal: true, Text: lineText(text, line)}
 		return d
 	}
 
@@ -336,11 +348,19 @@ func (p *Parser) parseDocument(source, text string) *Document {
 		}
 
 		// Top level or TASKS: everything but reserved lines is prose.
-		if line == "" || line[0] != '<' {
+		if line == "" {
+			continue
+		}
+		if line[0] != '<' {
+			if len(d.Hints) < MaxHints {
+				if why := looksLikeCommand(line); why != "" {
+					d.Hints = append(d.Hints, &Error{Source: source, Line: lineNo, Msg: why, Text: cut(line)})
+				}
+			}
 			continue
 		}
 		if strings.HasPrefix(line, "<<<<<<< RUN") || strings.HasPrefix(line, "<run") {
-			d.Warnings = append(d.Warnings, &Error{Source: source, Line: lineNo,
+			d.Warnings = append(d.Warnings, &Error{Source: source, Line: lineNo, Text: cut(line),
 				Msg: "this line is not a RUN block and is ignored: write `<---RUN--->`, the command, then `<---END--->`, each at column 1"})
 			continue
 		}
@@ -359,7 +379,7 @@ func (p *Parser) parseDocument(source, text string) *Document {
 			if msg != "" {
 				return fatal(lineNo, msg)
 			}
-			cur = openBlock{kind: Kind(name), line: lineNo, attrs: attrs, bodyStart: pos}
+			cur = openBlock{kind: Kind(name), line: lineNo, marker: line, attrs: attrs, bodyStart: pos}
 			blk = &cur
 		case "TASKS":
 			if inTasks {
@@ -434,7 +454,7 @@ func (p *Parser) closeBlock(d *Document, ob *openBlock, body string, group int) 
 		}
 	}
 	if msg != "" {
-		b.Err = &Error{Source: d.Source, Line: ob.line, Msg: msg}
+		b.Err = &Error{Source: d.Source, Line: ob.line, Msg: msg, Text: cut(ob.marker)}
 		b.Argv, b.Denied = nil, nil
 		d.Errors = append(d.Errors, b.Err)
 	}
@@ -454,4 +474,70 @@ func firstInvalidLine(text string) int {
 		text = text[i+1:]
 		n++
 	}
+}
+
+// shellFences are the info strings of Markdown fences that hold shell
+// commands.
+var shellFences = []string{"bash", "sh", "shell", "console", "zsh", "fish", "terminal", "shell-session", "shellsession"}
+
+// looksLikeCommand says why a prose line looks like a command meant to
+// run, or "" when it does not.
+func looksLikeCommand(line string) string {
+	switch c := line[0]; {
+	case c == '`' || c == '~':
+		info := strings.TrimLeft(line, string(c))
+		if len(line)-len(info) < 3 {
+			return ""
+		}
+		info, _, _ = strings.Cut(strings.TrimSpace(info), " ")
+		for _, f := range shellFences {
+			if strings.EqualFold(info, f) {
+				return "a ```" + f + " fence: clada runs no fenced code, only RUN blocks"
+			}
+		}
+	case c == 'R':
+		if line == "RUN" || strings.HasPrefix(line, "RUN ") || strings.HasPrefix(line, "RUN:") || strings.HasPrefix(line, "RUN\t") {
+			return "`RUN …` on one line is not a RUN block"
+		}
+	case c == '$':
+		if len(line) > 2 && line[1] == ' ' && line[2] != ' ' {
+			return "a `$ …` prompt line is not a RUN block"
+		}
+	case c == ' ' || c == '\t':
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "<---RUN") {
+			return "an indented marker is prose: markers start at column 1"
+		}
+	}
+	return ""
+}
+
+// cut returns line cut to 200 bytes at a rune boundary, or "" when it is
+// not valid UTF-8.
+func cut(line string) string {
+	if !utf8.ValidString(line) {
+		return ""
+	}
+	if len(line) <= 200 {
+		return line
+	}
+	n := 200
+	for n > 0 && !utf8.RuneStart(line[n]) {
+		n--
+	}
+	return line[:n] + "…"
+}
+
+// lineText returns line n (from 1) of text, cut as [cut] does.
+func lineText(text string, n int) string {
+	for i := 1; i < n; i++ {
+		j := strings.IndexByte(text, '\n')
+		if j < 0 {
+			return ""
+		}
+		text = text[j+1:]
+	}
+	if j := strings.IndexByte(text, '\n'); j >= 0 {
+		text = text[:j]
+	}
+	return cut(text)
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -856,4 +857,71 @@ func benchBlocks(b *testing.B, marker string) {
 		}
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "blocks/s")
+}
+
+// TestBlocksHints: prose lines that look like commands are noted, with
+// their text; lines inside blocks and ordinary prose are not.
+func TestBlocksHints(t *testing.T) {
+	t.Parallel()
+	doc := "Sure, run this:\n" + // 1
+		"```bash\n" + // 2
+		"ls -la\n" + // 3
+		"```\n" + // 4
+		"RUN git status\n" + // 5
+		"$ go test ./...\n" + // 6
+		"  <---RUN--->\n" + // 7
+		"```python\n" + // 8
+		"The $ sign, RUNNING, ``` inline.\n" + // 9
+		"~~~Shell\n" + // 10
+		"<---WRITE file=\"a\"--->\n$ inside\n<---END--->\n" // 11-13
+	d, err := Blocks("reply.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type hint struct {
+		Line int
+		Text string
+	}
+	var got []hint
+	for _, h := range d.Hints {
+		got = append(got, hint{h.Line, h.Text})
+		if h.Msg == "" || h.Fatal {
+			t.Errorf("hint %d: Msg %q, Fatal %v", h.Line, h.Msg, h.Fatal)
+		}
+	}
+	want := []hint{{2, "```bash"}, {5, "RUN git status"}, {6, "$ go test ./..."}, {7, "  <---RUN--->"}, {10, "~~~Shell"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("hints (-want +got):\n%s", diff)
+	}
+	var many strings.Builder
+	for range 3 * MaxHints {
+		many.WriteString("RUN ls\n")
+	}
+	d, _ = Blocks("many.md", strings.NewReader(many.String()))
+	if len(d.Hints) != MaxHints {
+		t.Errorf("%d hints, want at most %d", len(d.Hints), MaxHints)
+	}
+}
+
+// TestBlocksErrorText: an error carries its line as written: the line of a
+// fatal error, the opening marker of a block error.
+func TestBlocksErrorText(t *testing.T) {
+	t.Parallel()
+	d, _ := Blocks("a.csl", strings.NewReader("prose\n<---RUN dir=sub--->\nls\n<---END--->\n"))
+	if d.Fatal == nil || d.Fatal.Line != 2 || d.Fatal.Text != "<---RUN dir=sub--->" {
+		t.Errorf("fatal = %+v", d.Fatal)
+	}
+	d, _ = Blocks("b.csl", strings.NewReader("<---RUN--->\nls\n<---END--->\n\n<---RUN--->\nls\n"))
+	if d.Fatal == nil || d.Fatal.Line != 5 || d.Fatal.Text != "<---RUN--->" {
+		t.Errorf("unterminated: fatal = %+v", d.Fatal)
+	}
+	d, _ = Blocks("c.csl", strings.NewReader("<---RUN x=\"1\"--->\nls\n<---END--->\n"))
+	if len(d.Errors) != 1 || d.Errors[0].Text != `<---RUN x="1"--->` {
+		t.Errorf("block errors = %+v", d.Errors)
+	}
+	long := "<---RUN " + strings.Repeat("é", 300) + "\n"
+	d, _ = Blocks("d.csl", strings.NewReader(long))
+	if d.Fatal == nil || len(d.Fatal.Text) > 204 || !strings.HasSuffix(d.Fatal.Text, "…") || !utf8.ValidString(d.Fatal.Text) {
+		t.Errorf("long line: fatal text %q", d.Fatal.Text)
+	}
 }

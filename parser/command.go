@@ -43,6 +43,7 @@ const (
 	RuleCharacter Rule = "control-character"
 	// RuleArgTooLong: an argument over [MaxArg] bytes.
 	RuleArgTooLong Rule = "argument-too-long"
+	// RuleLookalike and RuleBackslash are in lookalike.go.
 )
 
 // MaxArg is the longest argument clada accepts, in bytes (128 KiB, the
@@ -152,6 +153,11 @@ func (p *Parser) analyzeRun(body string) (argv []string, denied *DeniedError, bl
 		return nil, nil, "dangling line continuation at end of RUN block: remove the final `\\`"
 	}
 	argv, denied = simpleCommand(body, f.Stmts[0])
+	if denied == nil && p.windows {
+		if w := consumedBackslash(body, f.Stmts[0].Cmd.(*syntax.CallExpr).Args); w != nil {
+			return nil, backslashDenial(body, w), ""
+		}
+	}
 	return argv, denied, ""
 }
 
@@ -279,6 +285,9 @@ func simpleCommand(src string, st *syntax.Stmt) ([]string, *DeniedError) {
 		argv = append(argv, arg)
 	}
 	if d := checkName(argv[0], call.Args[0], src); d != nil {
+		return nil, d
+	}
+	if d := lookalike(src, call.Args, argv); d != nil {
 		return nil, d
 	}
 	return argv, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/clada/clada/approve"
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/output"
 	"github.com/clada/clada/parser"
 )
 
@@ -31,6 +32,9 @@ type RunOptions struct {
 	StopOnError bool          // stop at the first failure anywhere
 	Timeout     time.Duration // per command; 0 = config.toml's timeout
 	MaxOutput   int64         // bytes; 0 = config.toml's max_output
+	// ReportBudget is how much of each block's output a report shows;
+	// zero = config.toml's report_budget, else output.DefaultBudget.
+	ReportBudget approve.Budget
 	// Getenv reads the environment (CI); nil is os.Getenv.
 	Getenv func(string) string
 }
@@ -54,6 +58,9 @@ func CheckRunOptions(o RunOptions, untrusted bool) error {
 // ExecOptions merges o with config.toml and the environment: flags win
 // over the file, and a CI environment (CI set, other than false or 0)
 // never asks, since nobody is there to answer even when a terminal is.
+// Output is saved under the root's .clada/out/, keeping the report
+// budget's bytes at each end of each stream in memory; the caller closes
+// x.Output after the run, which trims the history.
 // The Asker is left nil; the caller sets it when NoAsk is "" and a
 // block needs asking (see [NeedsAsk]).
 func (p *Project) ExecOptions(o RunOptions, diag io.Writer) gateway.ExecOptions {
@@ -62,7 +69,7 @@ func (p *Project) ExecOptions(o RunOptions, diag io.Writer) gateway.ExecOptions 
 		getenv = os.Getenv
 	}
 	x := gateway.ExecOptions{TrustAll: o.TrustAll, StopOnError: o.StopOnError, Diag: diag,
-		ApprovalTimeout: p.Config.ApprovalTimeout}
+		ApprovalTimeout: p.Config.ApprovalTimeout, Output: output.NewStore(p.Root, p.ReportBudget(o).Bytes)}
 	x.Runner.Timeout, x.Runner.MaxOutput = p.Config.Timeout, p.Config.MaxOutput
 	if o.Timeout > 0 {
 		x.Runner.Timeout = o.Timeout
@@ -77,6 +84,20 @@ func (p *Project) ExecOptions(o RunOptions, diag io.Writer) gateway.ExecOptions 
 		x.NoAsk = "CI=" + approve.NoReason(ci)
 	}
 	return x
+}
+
+// ReportBudget is the per-block report budget of a run: o.ReportBudget
+// when set, else report_budget from config.toml, else
+// output.DefaultBudget.
+func (p *Project) ReportBudget(o RunOptions) output.Budget {
+	b := o.ReportBudget
+	if b.Bytes <= 0 {
+		b = p.Config.ReportBudget
+	}
+	if b.Bytes <= 0 {
+		return output.DefaultBudget
+	}
+	return output.Budget{Bytes: b.Bytes, Lines: b.Lines}
 }
 
 // NeedsAsk reports whether any block will be asked about, so a terminal

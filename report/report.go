@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/output"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/runner"
 )
@@ -35,19 +35,55 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown format %q: use text, json or github", s)
 }
 
-// Reporter writes one report. It is not safe for concurrent use.
-type Reporter struct {
-	w      io.Writer
-	format Format
-	dryRun bool
-	err    error
-	buf    []byte // reused for each text block
+// Options configure a [Reporter]. The zero value reports a run with the
+// default budgets.
+type Options struct {
+	// DryRun words the report for a run that executes nothing (dry-run
+	// and check).
+	DryRun bool
+	// Budget is how much of each block's output is shown, stdout and
+	// stderr together; a zero field means that of output.DefaultBudget.
+	Budget output.Budget
+	// DocBudget is how many bytes of output the whole report shows, over
+	// all blocks; zero means DefaultDocBudget, or Budget.Bytes when that
+	// is larger.
+	DocBudget int
+	// Base is where RUN blocks without a dir attribute run, relative to
+	// the project root with forward slashes ("" for the root): the report
+	// names saved files the way such a block reads them
+	// (../.clada/out/3/1.stdout from sub/). JSON's stdout_file and
+	// stderr_file stay relative to the root.
+	Base string
 }
 
-// New returns a Reporter writing format to w. dryRun words the report
-// for a run that executes nothing (dry-run and check).
-func New(w io.Writer, format Format, dryRun bool) *Reporter {
-	return &Reporter{w: w, format: format, dryRun: dryRun}
+// Reporter writes one report. It is not safe for concurrent use.
+type Reporter struct {
+	w         io.Writer
+	format    Format
+	dryRun    bool
+	budget    output.Budget
+	docBudget int
+	docLeft   int // bytes of output the rest of the report may show
+	base      string
+	err       error
+	buf       []byte // reused for each text block
+}
+
+// New returns a Reporter writing format to w.
+func New(w io.Writer, format Format, o Options) *Reporter {
+	r := &Reporter{w: w, format: format, dryRun: o.DryRun, budget: o.Budget, docBudget: o.DocBudget,
+		base: strings.Trim(o.Base, "/")}
+	if r.budget.Bytes <= 0 {
+		r.budget.Bytes = output.DefaultBudget.Bytes
+	}
+	if r.budget.Lines <= 0 {
+		r.budget.Lines = output.DefaultBudget.Lines
+	}
+	if r.docBudget <= 0 {
+		r.docBudget = max(DefaultDocBudget, r.budget.Bytes)
+	}
+	r.docLeft = r.docBudget
+	return r
 }
 
 // Err returns the first write error.
@@ -63,7 +99,7 @@ func (r *Reporter) printf(format string, a ...any) {
 func (r *Reporter) Block(b *gateway.Result) {
 	switch r.format {
 	case JSON:
-		r.json(blockJSON(b))
+		r.json(r.blockJSON(b))
 	case GitHub:
 		r.githubBlock(b)
 	default:
@@ -71,18 +107,90 @@ func (r *Reporter) Block(b *gateway.Result) {
 	}
 }
 
-// Errors reports the fatal CSL errors of a plan.
+// blockSyntax is how to write a RUN block, shown with CSL errors and
+// notes.
+const blockSyntax = "write each command as a RUN block, each marker alone at column 1: a line `<---RUN--->`, the command, a line `<---END--->`"
+
+// errorOut is a CSL error or a note in the JSON report.
+type errorOut struct {
+	Type    string `json:"type"`
+	Source  string `json:"source"`
+	Line    int    `json:"line"`
+	Text    string `json:"text,omitempty"`
+	Message string `json:"message"`
+	Advice  string `json:"advice"`
+}
+
+// Errors reports the fatal CSL errors of a plan, and the block errors of
+// WRITE and SEARCH blocks: where, the line as written, what is wrong and
+// how to write it.
 func (r *Reporter) Errors(errs []*parser.Error) {
+	const advice = "fix it: while any document has a CSL error nothing in the reply runs; " + blockSyntax
 	for _, e := range errs {
 		switch r.format {
 		case JSON:
-			r.json(map[string]any{"type": "error", "source": e.Source, "line": e.Line, "message": e.Msg})
+			r.json(errorOut{Type: "error", Source: e.Source, Line: e.Line, Text: e.Text, Message: e.Msg, Advice: advice})
 		case GitHub:
 			r.printf("::error file=%s,line=%d,title=%s::%s\n", ghProp(e.Source), e.Line, ghProp("clada: CSL error"), ghData(e.Msg))
 		default:
-			r.printf("%s\n  nothing in the reply runs until this is fixed.\n\n", e.Error())
+			r.printf("%s\n", visible(e.Error()))
+			if e.Text != "" {
+				r.printf("    %d | %s\n", e.Line, visible(e.Text))
+			}
 		}
 	}
+	if len(errs) > 0 && r.format == Text {
+		r.printf("  nothing in the reply runs until this is fixed; %s.\n\n", blockSyntax)
+	}
+}
+
+// Notes reports, on the report's own stream, what a model must see even
+// though it stops nothing: lines that look like commands in documents
+// with no RUN block (so nothing of them ran), and lines that look like
+// a RUN block but are not (docs/csl.md §7 warnings).
+func (r *Reporter) Notes(p *gateway.Plan) {
+	notes := append(append([]*parser.Error{}, p.Warnings...), p.Hints...)
+	if len(notes) == 0 {
+		return
+	}
+	switch r.format {
+	case JSON:
+		for _, n := range notes {
+			r.json(errorOut{Type: "note", Source: n.Source, Line: n.Line, Text: n.Text, Message: r.noteMessage(p, n), Advice: blockSyntax})
+		}
+		return
+	case GitHub:
+		for _, n := range notes {
+			r.printf("::warning file=%s,line=%d,title=%s::%s\n", ghProp(n.Source), n.Line, ghProp("clada: not a RUN block"),
+				ghData(r.noteMessage(p, n)+" — "+blockSyntax))
+		}
+		return
+	}
+	for _, w := range p.Warnings {
+		r.printf("note: %s\n", visible(w.Error()))
+		if w.Text != "" {
+			r.printf("    %d | %s\n", w.Line, visible(w.Text))
+		}
+	}
+	source := ""
+	for _, h := range p.Hints {
+		if h.Source != source {
+			source = h.Source
+			r.printf("note: %s has no RUN block, so nothing in it ran; these lines look like commands:\n", visible(source))
+		}
+		r.printf("    %d | %s   (%s)\n", h.Line, visible(h.Text), visible(h.Msg))
+	}
+	r.printf("  %s, e.g.\n    <---RUN--->\n    ls -la\n    <---END--->\n\n", blockSyntax)
+}
+
+// noteMessage is the message of a note in JSON and GitHub annotations.
+func (r *Reporter) noteMessage(p *gateway.Plan, n *parser.Error) string {
+	for _, h := range p.Hints {
+		if h == n {
+			return n.Source + " has no RUN block, so nothing in it ran: " + n.Msg
+		}
+	}
+	return n.Msg
 }
 
 // Summary is the counts of a run.
@@ -99,11 +207,12 @@ type Summary struct {
 	Skipped     int `json:"skipped"`
 	WriteSearch int `json:"write_search_skipped"`
 	Errors      int `json:"errors"` // CSL errors: fatal ones and RUN blocks with block errors
+	Notes       int `json:"notes"`  // lines that look like commands or blocks but are not (see Reporter.Notes)
 }
 
 // Summarize counts a plan's results.
 func Summarize(p *gateway.Plan) Summary {
-	s := Summary{Blocks: len(p.Results), WriteSearch: p.Skipped, Errors: len(p.Errors)}
+	s := Summary{Blocks: len(p.Results), WriteSearch: p.Skipped, Errors: len(p.Errors), Notes: len(p.Warnings) + len(p.Hints)}
 	for _, b := range p.Results {
 		if b.Rule == gateway.RuleCSLSyntax {
 			s.Errors++
@@ -154,9 +263,14 @@ func (r *Reporter) Summary(s Summary, exitCode int) {
 
 func (r *Reporter) summaryText(s Summary) string {
 	var parts []string
-	if r.dryRun {
+	switch {
+	case s.Blocks == 0 && s.Errors == 0 && r.dryRun:
+		parts = append(parts, "dry run, no RUN block")
+	case s.Blocks == 0 && s.Errors == 0:
+		parts = append(parts, "no RUN block: nothing ran")
+	case r.dryRun:
 		parts = append(parts, fmt.Sprintf("dry run, %d RUN block%s: %d allow · %d ask · %d deny", s.Blocks, plural(s.Blocks), s.Allow, s.Ask, s.Deny))
-	} else {
+	default:
 		parts = append(parts, fmt.Sprintf("%d ran: %d ok, %d failed", s.Ran, s.OK, s.Failed),
 			fmt.Sprintf("%d denied", s.Denied),
 			fmt.Sprintf("%d needs approval", s.NotApproved),
@@ -212,20 +326,61 @@ type blockOut struct {
 	ApprovedBy  string   `json:"approved_by,omitempty"`
 	Wrote       string   `json:"wrote,omitempty"`
 	// Set when the command ran.
-	Outcome    string  `json:"outcome,omitempty"`
-	ExitCode   *int    `json:"exit_code,omitempty"`
-	Signal     string  `json:"signal,omitempty"`
-	Stdout     *string `json:"stdout,omitempty"`
-	Stderr     *string `json:"stderr,omitempty"`
-	Truncated  *bool   `json:"truncated,omitempty"`
-	Dropped    int64   `json:"dropped_bytes,omitempty"`
-	TimedOut   *bool   `json:"timed_out,omitempty"`
-	DurationMS *int64  `json:"duration_ms,omitempty"`
-	Error      string  `json:"error,omitempty"`
+	Outcome    string `json:"outcome,omitempty"`
+	ExitCode   *int   `json:"exit_code,omitempty"`
+	Signal     string `json:"signal,omitempty"`
+	*streamOut        // stdout_*, stderr_*
+	Elided     *bool  `json:"elided,omitempty"`
+	Truncated  *bool  `json:"truncated,omitempty"`
+	MaxOutput  int64  `json:"max_output,omitempty"`
+	Dropped    int64  `json:"dropped_bytes,omitempty"`
+	TimedOut   *bool  `json:"timed_out,omitempty"`
+	DurationMS *int64 `json:"duration_ms,omitempty"`
+	Error      string `json:"error,omitempty"`
 }
 
-func blockJSON(b *gateway.Result) blockOut {
-	o := blockOut{Type: "block", Index: b.Index, Source: b.Source, Line: b.Line, Group: b.Group,
+// streamOut is the output of a block that ran: the shown text of each
+// stream, where it is saved, and its full size.
+type streamOut struct {
+	Stdout            string `json:"stdout"`
+	StdoutFile        string `json:"stdout_file,omitempty"`
+	StdoutBytes       int64  `json:"stdout_bytes"`
+	StdoutLines       int64  `json:"stdout_lines"`
+	StdoutElidedBytes int64  `json:"stdout_elided_bytes,omitempty"`
+	StdoutElidedLines int64  `json:"stdout_elided_lines,omitempty"`
+	StdoutSaveError   string `json:"stdout_save_error,omitempty"`
+	Stderr            string `json:"stderr"`
+	StderrFile        string `json:"stderr_file,omitempty"`
+	StderrBytes       int64  `json:"stderr_bytes"`
+	StderrLines       int64  `json:"stderr_lines"`
+	StderrElidedBytes int64  `json:"stderr_elided_bytes,omitempty"`
+	StderrElidedLines int64  `json:"stderr_elided_lines,omitempty"`
+	StderrSaveError   string `json:"stderr_save_error,omitempty"`
+}
+
+// streamJSON is one stream's part of a streamOut.
+type streamJSON struct {
+	text, file, saveErr          string
+	bytes, lines, eBytes, eLines int64
+	elided                       bool
+}
+
+func (r *Reporter) streamJSON(sh shown) streamJSON {
+	if sh.empty() {
+		return streamJSON{}
+	}
+	j := streamJSON{text: r.jsonText(sh), file: sh.s.Path(), bytes: sh.s.Bytes(), lines: sh.s.Lines()}
+	if err := sh.s.Err(); err != nil {
+		j.saveErr = err.Error()
+	}
+	if !sh.e.Whole {
+		j.eBytes, j.eLines, j.elided = sh.e.OmittedBytes, sh.e.OmittedLines, true
+	}
+	return j
+}
+
+func (r *Reporter) blockJSON(b *gateway.Result) blockOut {
+	o := blockOut{Type: "block", Index: b.Index + 1, Source: b.Source, Line: b.Line, Group: b.Group,
 		Command: b.Command, Argv: b.Argv, Exec: b.Exec, Dir: dirAttr(b), Decision: string(b.Decision),
 		Rule: b.Rule, Word: b.Word, WordLine: b.WordLine, Col: b.Col, Reason: b.Reason, Advice: b.Advice,
 		Status: string(b.Status), NotApproved: b.NotApproved, Skip: b.Skip, ApprovedBy: b.ApprovedBy, Wrote: b.Wrote}
@@ -236,15 +391,26 @@ func blockJSON(b *gateway.Result) blockOut {
 		o.Exec = []string{}
 	}
 	if res := b.Run; res != nil {
-		stdout, stderr := string(res.Stdout), string(res.Stderr)
 		ms := res.Duration.Milliseconds()
 		o.Outcome = res.Status.String()
 		if res.Status == runner.StatusExited {
 			o.ExitCode = &res.ExitCode
 		}
 		o.Signal = res.Signal
-		o.Stdout, o.Stderr = &stdout, &stderr
+		stdout, stderr := r.excerpts(b)
+		so, se := r.streamJSON(stdout), r.streamJSON(stderr)
+		o.streamOut = &streamOut{
+			Stdout: so.text, StdoutFile: so.file, StdoutBytes: so.bytes, StdoutLines: so.lines,
+			StdoutElidedBytes: so.eBytes, StdoutElidedLines: so.eLines, StdoutSaveError: so.saveErr,
+			Stderr: se.text, StderrFile: se.file, StderrBytes: se.bytes, StderrLines: se.lines,
+			StderrElidedBytes: se.eBytes, StderrElidedLines: se.eLines, StderrSaveError: se.saveErr,
+		}
+		elided := so.elided || se.elided
+		o.Elided = &elided
 		o.Truncated, o.TimedOut = &res.Truncated, &res.TimedOut
+		if res.Truncated {
+			o.MaxOutput = res.MaxOutput
+		}
 		o.Dropped = res.Dropped
 		o.DurationMS = &ms
 		if res.Err != nil {
@@ -367,53 +533,36 @@ func (r *Reporter) textRun(b *gateway.Result) {
 	case runner.StatusCanceled:
 		r.printf("    interrupted (Ctrl-C) after %d ms and killed with its child processes · %s\n", dur, by)
 	case runner.StatusTruncated:
-		r.printf("    output cap reached: killed after %d ms · %s\n", dur, by)
+		r.printf("    killed at the output cap: it printed more than %s (max_output) and was stopped after %d ms · %s\n",
+			sizeText(res.MaxOutput), dur, by)
 	default:
 		r.printf("    %s · %d ms · %s\n", res.Status, dur, by)
 	}
-	r.stream("stdout", res.Stdout)
-	r.stream("stderr", res.Stderr)
+	stdout, stderr := r.excerpts(b)
+	switch {
+	case stdout.empty() && stderr.empty():
+		r.printf("    no output\n")
+	case stderr.empty():
+		r.textStream(stdout)
+		r.printf("    stderr: (empty)\n")
+	case stdout.empty():
+		r.printf("    stdout: (empty)\n")
+		r.textStream(stderr)
+	default:
+		r.textStream(stdout)
+		r.textStream(stderr)
+	}
 	if res.Truncated {
-		r.printf("    truncated: output over the cap was dropped (%d bytes read past it before the kill); narrow the command (head, grep, -n)\n", res.Dropped)
+		r.printf("    the first %s were kept and %s read past the cap were dropped; to keep more, raise --max-output or max_output in .clada/config.toml\n",
+			sizeText(res.MaxOutput), count(res.Dropped, "byte"))
 	}
 }
 
-var linePrefix, newline = []byte("    | "), []byte("\n")
+var newline = []byte("\n")
 
 func (r *Reporter) write(b []byte) {
 	if r.err == nil {
 		_, r.err = r.w.Write(b)
-	}
-}
-
-func (r *Reporter) stream(name string, data []byte) {
-	if len(data) == 0 {
-		r.printf("    %s: (empty)\n", name)
-		return
-	}
-	r.printf("    %s:\n", name)
-	// Line by line straight from the captured bytes: output can be as
-	// large as max_output, and copying it would multiply the memory.
-	for rest := data; len(rest) > 0 && r.err == nil; {
-		line := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = nil
-		}
-		r.write(linePrefix)
-		if hasHiddenBytes(line) {
-			// Escape sequences and carriage returns a command printed
-			// would act on the terminal of a person reading the report
-			// (clear it, fake lines): show them as \x1b, \r.
-			r.writeVisible(line)
-		} else {
-			r.write(line)
-		}
-		r.write(newline)
-	}
-	if data[len(data)-1] != '\n' {
-		r.printf("    (no newline at end of %s)\n", name)
 	}
 }
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/clada/clada/output"
 	"strings"
 	"testing"
 )
@@ -27,12 +28,20 @@ func TestVisible(t *testing.T) {
 	}
 }
 
+// memStream is a Stream holding text, saved nowhere.
+func memStream(name, text string) *output.Stream {
+	s := output.NewStream(name, output.DefaultBudget.Bytes)
+	s.Write([]byte(text))
+	return s
+}
+
 func TestStreamEscapesOutput(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
-	r := New(&b, Text, false)
-	r.stream("stdout", []byte("plain\n\x1b[2Jcleared\rover\tok\n"))
-	want := "    stdout:\n    | plain\n    | \\x1b[2Jcleared\\rover\tok\n"
+	r := New(&b, Text, Options{})
+	s := memStream("stdout", "plain\n\x1b[2Jcleared\rover\tok\n")
+	r.textStream(shown{name: "stdout", s: s, e: s.Excerpt(1000, 100)})
+	want := "```stdout\nplain\n\\x1b[2Jcleared\\rover\tok\n```\n"
 	if b.String() != want {
 		t.Errorf("stream = %q, want %q", b.String(), want)
 	}
@@ -42,7 +51,7 @@ func TestWriteVisibleMatchesVisible(t *testing.T) {
 	t.Parallel()
 	in := "a\x00b\x1b[2J\u202eé\r" + strings.Repeat("\x00", 40000) + "end"
 	var b strings.Builder
-	r := New(&b, Text, false)
+	r := New(&b, Text, Options{})
 	r.writeVisible([]byte(in))
 	if got, want := b.String(), visible(in); got != want {
 		t.Errorf("writeVisible differs from visible: %d vs %d bytes", len(got), len(want))
@@ -52,9 +61,10 @@ func TestWriteVisibleMatchesVisible(t *testing.T) {
 func TestStreamEscapesInvalidUTF8(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
-	r := New(&b, Text, false)
-	r.stream("stdout", []byte("A\x9b2JB x\xffy é\n"))
-	want := "    stdout:\n    | A\\x9b2JB x\\xffy é\n"
+	r := New(&b, Text, Options{})
+	s := memStream("stdout", "A\x9b2JB x\xffy é\n")
+	r.textStream(shown{name: "stdout", s: s, e: s.Excerpt(1000, 100)})
+	want := "```stdout\nA\\x9b2JB x\\xffy é\n```\n"
 	if b.String() != want {
 		t.Errorf("stream = %q, want %q", b.String(), want)
 	}

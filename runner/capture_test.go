@@ -1,51 +1,12 @@
 package runner
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
-
-func TestGrow(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name     string
-		len, cap int
-		left     int64
-		wantCap  int
-		reason   string
-	}{
-		{name: "first chunk", left: 10_000_000, wantCap: firstChunk},
-		{name: "first chunk capped by budget", left: 100, wantCap: 100},
-		{name: "doubles", len: 4096, cap: 4096, left: 10_000_000, wantCap: 8192},
-		{name: "doubling capped by budget", len: 4096, cap: 4096, left: 1000, wantCap: 5096},
-		{
-			name: "jumps to the final size", len: jumpAt, cap: jumpAt, left: 5_000_000, wantCap: jumpAt + 5_000_000,
-			reason: "past jumpAt the old and new buffers are never both large",
-		},
-		{
-			name: "huge caps keep doubling", len: jumpAt, cap: jumpAt, left: 1 << 30, wantCap: 2 * jumpAt,
-			reason: "a final-size allocation is bounded by maxJump",
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			buf := make([]byte, tt.len, tt.cap)
-			for i := range buf {
-				buf[i] = 'a'
-			}
-			got := grow(buf, tt.left)
-			if cap(got) != tt.wantCap {
-				t.Errorf("cap = %d, want %d (%s)", cap(got), tt.wantCap, tt.reason)
-			}
-			if string(got) != string(buf) {
-				t.Errorf("contents changed")
-			}
-		})
-	}
-}
 
 func TestCaptureDrain(t *testing.T) {
 	t.Parallel()
@@ -67,6 +28,10 @@ func TestCaptureDrain(t *testing.T) {
 			name: "past the cap", out: strings.Repeat("o", 3000), err: "", max: 1000,
 			wantOut: strings.Repeat("o", 1000), wantTrunc: true, wantFull: true, wantDropped: 2000,
 		},
+		{
+			name: "larger than a read", out: strings.Repeat("o", 3*readSize+7), err: "", max: 1 << 30,
+			wantOut: strings.Repeat("o", 3*readSize+7),
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,24 +39,80 @@ func TestCaptureDrain(t *testing.T) {
 			fulls := 0
 			c := capture{left: tt.max, full: func() { fulls++ }}
 			done := make(chan struct{}, 2)
-			var out, errOut []byte
+			var out, errOut strings.Builder
+			outSink, errSink := &sink{w: &out}, &sink{w: &errOut}
 			// One stream at a time, so that which bytes are kept is
 			// deterministic.
-			c.drain(strings.NewReader(tt.out), &out, done)
-			c.drain(strings.NewReader(tt.err), &errOut, done)
+			c.drain(strings.NewReader(tt.out), outSink, done)
+			c.drain(strings.NewReader(tt.err), errSink, done)
 			<-done
 			<-done
 			type result struct {
-				Out, Err  string
-				Truncated bool
-				Fulls     int
-				Dropped   int64
+				Out, Err       string
+				Written        [2]int64
+				Truncated      bool
+				Fulls          int
+				Dropped        int64
+				OutErr, ErrErr error
 			}
-			want := result{tt.wantOut, tt.wantErr, tt.wantTrunc, map[bool]int{true: 1}[tt.wantFull], tt.wantDropped}
-			got := result{string(out), string(errOut), c.truncated, fulls, c.dropped}
+			want := result{tt.wantOut, tt.wantErr, [2]int64{int64(len(tt.wantOut)), int64(len(tt.wantErr))},
+				tt.wantTrunc, map[bool]int{true: 1}[tt.wantFull], tt.wantDropped, nil, nil}
+			got := result{out.String(), errOut.String(), [2]int64{outSink.written, errSink.written},
+				c.truncated, fulls, c.dropped, outSink.err, errSink.err}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// failingWriter accepts n bytes, then fails.
+type failingWriter struct {
+	n   int
+	got strings.Builder
+}
+
+var errDiskFull = errors.New("disk full")
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	if f.got.Len()+len(p) > f.n {
+		return 0, errDiskFull
+	}
+	return f.got.Write(p)
+}
+
+// TestCaptureDrainWriteError: a sink that fails gets nothing more, the
+// stream is still read to its end and counted, and the error is kept.
+func TestCaptureDrainWriteError(t *testing.T) {
+	t.Parallel()
+	c := capture{left: 1 << 30, full: func() { t.Error("the cap was not reached") }}
+	done := make(chan struct{}, 1)
+	w := &failingWriter{n: readSize}
+	s := &sink{w: w}
+	c.drain(strings.NewReader(strings.Repeat("x", 3*readSize)), s, done)
+	<-done
+	if !errors.Is(s.err, errDiskFull) {
+		t.Errorf("err = %v, want %v", s.err, errDiskFull)
+	}
+	if w.got.Len() != readSize {
+		t.Errorf("the sink got %d bytes, want the %d before the error", w.got.Len(), readSize)
+	}
+	if s.written != 3*readSize {
+		t.Errorf("written = %d, want the whole stream, %d", s.written, 3*readSize)
+	}
+}
+
+// TestCaptureDrainNilSink: a nil sink discards, and the bytes still count
+// against the cap.
+func TestCaptureDrainNilSink(t *testing.T) {
+	t.Parallel()
+	fulls := 0
+	c := capture{left: 10, full: func() { fulls++ }}
+	done := make(chan struct{}, 1)
+	s := &sink{}
+	c.drain(strings.NewReader("0123456789abc"), s, done)
+	<-done
+	if s.written != 10 || !c.truncated || c.dropped != 3 || fulls != 1 {
+		t.Errorf("written %d, truncated %v, dropped %d, fulls %d; want 10, true, 3, 1", s.written, c.truncated, c.dropped, fulls)
 	}
 }

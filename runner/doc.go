@@ -9,10 +9,12 @@
 //
 // The command's standard input is the null device, so it reads EOF at once and
 // can never read the CSL document that clada itself reads from stdin. Standard
-// output and standard error are captured separately, read as streams into
-// buffers that together never hold more than [Config.MaxOutput] bytes. The
-// first byte past the cap kills the command and marks the [Result]
-// truncated; memory stays bounded however much the command prints.
+// output and standard error are read separately, as streams, and passed on
+// to the io.Writer sinks of [Config] in chunks of at most 32 KiB, up to
+// [Config.MaxOutput] bytes together; Run holds no output itself. The first
+// byte past the cap kills the command and marks the [Result] truncated;
+// memory stays bounded however much the command prints and whatever the
+// cap.
 //
 // On Unix the command runs in its own session and process group (Setsid), with no
 // controlling terminal, so it can never read the terminal clada asks on. A timeout, a
@@ -24,6 +26,15 @@
 // it holds the output pipes, Run stops reading after [Config.WaitDelay] and
 // returns anyway. On Windows the command runs in a job object that is
 // terminated instead (see proc_windows.go for its limits).
+//
+// Every command gets a private temporary directory, made under
+// [Config.TempRoot] (default os.TempDir()) with mode 0700 and named by
+// TMPDIR, TMP and TEMP in its environment. Run removes it, and everything
+// the command or its children put there, once they are gone: after a normal
+// exit, a kill at the timeout or the output cap, or a cancellation. A sort
+// killed at its timeout leaves no spill files in the shared /tmp. (A
+// process that escaped the group could recreate files there only by
+// recreating the directory.)
 //
 // Because the group is not the terminal's foreground group, a command that
 // reads /dev/tty to ask the person something is stopped (SIGTTIN) until the

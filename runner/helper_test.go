@@ -83,6 +83,31 @@ func helper(mode string, args []string) int {
 		fmt.Println(wd)
 	case "env":
 		fmt.Print(strings.Join(os.Environ(), "\n"))
+	case "env-but-temp": // the environment without TMPDIR, TMP and TEMP, which Run always sets
+		var env []string
+		for _, kv := range os.Environ() {
+			if k, _, _ := strings.Cut(kv, "="); !isTempVar(k) {
+				env = append(env, kv)
+			}
+		}
+		fmt.Print(strings.Join(env, "\n"))
+	case "tempdir": // tempdir N [sleep]: write N files into $TMPDIR, print its name, then maybe sleep
+		dir := os.Getenv("TMPDIR")
+		n, _ := strconv.Atoi(arg(0))
+		for i := range n {
+			os.WriteFile(filepath.Join(dir, fmt.Sprintf("spill%d", i)), []byte("x"), 0o600)
+		}
+		os.MkdirAll(filepath.Join(dir, "locked", "deeper"), 0o700)
+		os.WriteFile(filepath.Join(dir, "locked", "deeper", "f"), []byte("x"), 0o600)
+		os.Chmod(filepath.Join(dir, "locked", "deeper"), 0)
+		os.Chmod(filepath.Join(dir, "locked"), 0)
+		fmt.Println(dir, os.Getenv("TMP"), os.Getenv("TEMP"))
+		if arg(1) == "sleep" {
+			time.Sleep(time.Hour)
+		}
+		if arg(1) == "flood" {
+			writeN(os.Stdout, 1<<62)
+		}
 	case "args": // one argument per line, as received
 		for _, a := range args {
 			fmt.Println(a)

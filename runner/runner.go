@@ -1,9 +1,11 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"sync/atomic"
@@ -13,8 +15,8 @@ import (
 // DefaultTimeout is how long a command may run when [Config.Timeout] is zero.
 const DefaultTimeout = 60 * time.Second
 
-// DefaultMaxOutput is how many bytes of stdout and stderr together are kept
-// when [Config.MaxOutput] is zero.
+// DefaultMaxOutput is how many bytes of stdout and stderr together are
+// passed on when [Config.MaxOutput] is zero.
 const DefaultMaxOutput = 10_000_000
 
 // DefaultWaitDelay is how long Run keeps reading the output pipes after the
@@ -28,8 +30,9 @@ const cancelGrace = 100 * time.Millisecond
 var ErrNoCommand = errors.New("empty command")
 
 // Config says how [Run] runs a command. Its zero value is the safe default:
-// stdin closed, current directory, the caller's environment, a 60 s timeout
-// and a 10 MB output cap. No value of Config turns the timeout or the cap off.
+// stdin closed, current directory, the caller's environment, a 60 s timeout,
+// a 10 MB output cap and the output discarded. No value of Config turns the
+// timeout or the cap off.
 type Config struct {
 	// Dir is the working directory; "" means the caller's current directory.
 	Dir string
@@ -47,6 +50,20 @@ type Config struct {
 	// command has exited or been killed (a process that escaped the group may
 	// still hold them); zero or negative means DefaultWaitDelay.
 	WaitDelay time.Duration
+	// TempRoot is where Run makes the command's private temporary
+	// directory; "" means os.TempDir(). Every command gets one: TMPDIR,
+	// TMP and TEMP in its environment name it (replacing any in Env), and
+	// Run removes it with all its contents when the command ends, however
+	// it ends. No value turns this off.
+	TempRoot string
+	// Stdout and Stderr receive what the command prints on each stream, in
+	// order, up to the cap, in chunks of at most 32 KiB: Run itself holds
+	// no more than that per stream, however much the command prints. nil
+	// discards the stream (its bytes still count against the cap). Each is
+	// written from a goroutine of its own, so the two may be written at the
+	// same time, and neither after Run returns. A Write error stops the
+	// writes to that sink (see [Result.WriteErr]); the command goes on.
+	Stdout, Stderr io.Writer
 }
 
 // Status says how a command ended.
@@ -92,14 +109,18 @@ type Result struct {
 	// "SIGSEGV"…), also when Run sent it; "" when it was not killed by a
 	// signal (always "" on Windows).
 	Signal string
-	// Stdout and Stderr hold what the command printed on each stream, in
-	// order, up to the cap; nil when it printed nothing there.
-	Stdout []byte
-	Stderr []byte
+	// StdoutBytes and StderrBytes count the bytes of each stream passed
+	// to Config.Stdout and Config.Stderr: together at most MaxOutput.
+	StdoutBytes, StderrBytes int64
+	// MaxOutput is the output cap that was in effect, in bytes.
+	MaxOutput int64
 	// Truncated reports that output passed the cap and the command was killed.
 	Truncated bool
 	// Dropped counts the bytes read past the cap and discarded.
 	Dropped int64
+	// WriteErr is the first error Config.Stdout or Config.Stderr returned;
+	// that sink got nothing more. nil when every write succeeded.
+	WriteErr error
 	// TimedOut reports that the timeout (or a deadline of ctx) expired and the
 	// command was killed.
 	TimedOut bool
@@ -110,6 +131,10 @@ type Result struct {
 	// *fs.PathError, exec.ErrDot or ErrNoCommand), or for StatusCanceled
 	// the cause of the cancellation; nil otherwise.
 	Err error
+	// TempLeft is the command's private temporary directory when Run could
+	// not remove it (a file that even its owner cannot delete); "" when it
+	// was removed, which is the normal case.
+	TempLeft string
 }
 
 // OK reports whether the command exited with code 0 and its output is whole.
@@ -134,8 +159,8 @@ var (
 // device. Run returns when the command has ended and its output is read; it
 // kills the command's process group when ctx is canceled, when cfg.Timeout
 // expires and when output passes cfg.MaxOutput.
-func Run(ctx context.Context, argv []string, cfg Config) Result {
-	res := Result{ExitCode: -1}
+func Run(ctx context.Context, argv []string, cfg Config) (res Result) {
+	res = Result{ExitCode: -1}
 	if len(argv) == 0 || argv[0] == "" {
 		res.Status = StatusStartFailed
 		res.Err = ErrNoCommand
@@ -154,6 +179,7 @@ func Run(ctx context.Context, argv []string, cfg Config) Result {
 	if maxOutput <= 0 {
 		maxOutput = DefaultMaxOutput
 	}
+	res.MaxOutput = maxOutput
 	waitDelay := cfg.WaitDelay
 	if waitDelay <= 0 {
 		waitDelay = DefaultWaitDelay
@@ -166,7 +192,22 @@ func Run(ctx context.Context, argv []string, cfg Config) Result {
 		return startFailed(res, argv[0], cmd.Err)
 	}
 	cmd.Dir = cfg.Dir
-	cmd.Env = cfg.Env
+	tmp, err := newTempDir(cfg.TempRoot)
+	if err != nil {
+		return startFailed(res, argv[0], fmt.Errorf("making its temporary directory: %w", err))
+	}
+	// Deferred after the group's kill (registered below), so it runs once
+	// the command and everything it started are gone.
+	defer func() {
+		if err := tmp.remove(); err != nil {
+			res.TempLeft = tmp.path
+		}
+	}()
+	if cfg.Env != nil {
+		cmd.Env = tmp.env(cfg.Env)
+	} else {
+		cmd.Env = tmp.env(cmd.Environ())
+	}
 	// cmd.Stdin stays nil: os/exec connects it to the null device.
 
 	var g group
@@ -220,8 +261,9 @@ func Run(ctx context.Context, argv []string, cfg Config) Result {
 
 	c := capture{left: maxOutput, full: func() { cancel(errTruncated) }}
 	done := make(chan struct{}, 2)
-	go c.drain(outR, &res.Stdout, done)
-	go c.drain(errR, &res.Stderr, done)
+	outSink, errSink := &sink{w: cfg.Stdout}, &sink{w: cfg.Stderr}
+	go c.drain(outR, outSink, done)
+	go c.drain(errR, errSink, done)
 
 	_ = cmd.Wait() // the outcome is read from cmd.ProcessState below
 	timer.Stop()
@@ -263,6 +305,9 @@ func Run(ctx context.Context, argv []string, cfg Config) Result {
 	c.mu.Lock()
 	res.Truncated, res.Dropped = c.truncated, c.dropped
 	c.mu.Unlock()
+	// Both drains are done: their sinks are ours again.
+	res.StdoutBytes, res.StderrBytes = outSink.written, errSink.written
+	res.WriteErr = cmp.Or(outSink.err, errSink.err)
 
 	state := cmd.ProcessState
 	if state != nil {

@@ -3,6 +3,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -29,7 +30,33 @@ type outcome struct {
 	OK             bool
 }
 
-func outcomeOf(r Result) outcome {
+// captured is a Result with the output its sinks received.
+type captured struct {
+	Result
+	Stdout, Stderr []byte
+}
+
+// capRun is Run with stdout and stderr captured in memory. It checks that
+// the byte counts of the Result match what the sinks received.
+func capRun(t testing.TB, ctx context.Context, argv []string, cfg Config) captured {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cfg.Stdout, cfg.Stderr = &out, &errOut
+	r := Run(ctx, argv, cfg)
+	if r.StdoutBytes != int64(out.Len()) || r.StderrBytes != int64(errOut.Len()) {
+		t.Errorf("StdoutBytes, StderrBytes = %d, %d; the sinks got %d, %d", r.StdoutBytes, r.StderrBytes, out.Len(), errOut.Len())
+	}
+	c := captured{Result: r}
+	if out.Len() > 0 {
+		c.Stdout = out.Bytes()
+	}
+	if errOut.Len() > 0 {
+		c.Stderr = errOut.Bytes()
+	}
+	return c
+}
+
+func outcomeOf(r captured) outcome {
 	return outcome{
 		Status: r.Status, ExitCode: r.ExitCode, Signal: r.Signal,
 		Stdout: string(r.Stdout), Stderr: string(r.Stderr),
@@ -117,13 +144,13 @@ func TestRun(t *testing.T) {
 		},
 		{
 			name: "Env replaces the environment",
-			argv: helperArgv(t, "env"),
+			argv: helperArgv(t, "env-but-temp"),
 			cfg:  Config{Env: []string{"A=1", "B=two words"}},
 			want: outcome{Status: StatusExited, Stdout: "A=1\nB=two words", OK: true},
 		},
 		{
 			name: "empty non-nil Env is an empty environment",
-			argv: helperArgv(t, "env"),
+			argv: helperArgv(t, "env-but-temp"),
 			cfg:  Config{Env: []string{}},
 			want: outcome{Status: StatusExited, OK: true},
 		},
@@ -131,7 +158,7 @@ func TestRun(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got := Run(context.Background(), tt.argv, tt.cfg)
+			got := capRun(t, context.Background(), tt.argv, tt.cfg)
 			if got.Err != nil {
 				t.Errorf("Err = %v, want nil", got.Err)
 			}
@@ -144,7 +171,7 @@ func TestRun(t *testing.T) {
 
 func TestRunNilEnvIsCallerEnvironment(t *testing.T) {
 	t.Parallel()
-	got := Run(context.Background(), helperArgv(t, "env"), Config{})
+	got := capRun(t, context.Background(), helperArgv(t, "env"), Config{})
 	want := os.Environ()
 	env := strings.Split(string(got.Stdout), "\n")
 	for _, kv := range want {
@@ -187,7 +214,7 @@ func TestRunStartFailed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got := Run(context.Background(), tt.argv, tt.cfg)
+			got := capRun(t, context.Background(), tt.argv, tt.cfg)
 			if diff := cmp.Diff(outcome{Status: StatusStartFailed, ExitCode: -1}, outcomeOf(got)); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
 			}
@@ -218,7 +245,7 @@ func TestRunRefusesErrDot(t *testing.T) {
 	}
 	t.Setenv("PATH", rel) // a relative PATH entry: LookPath returns ErrDot
 
-	got := Run(context.Background(), []string{"clada-dot-helper", helperArg, "exit", "0"}, Config{})
+	got := capRun(t, context.Background(), []string{"clada-dot-helper", helperArg, "exit", "0"}, Config{})
 	if got.Status != StatusStartFailed || !errors.Is(got.Err, exec.ErrDot) {
 		t.Errorf("Run = %v, %v; want %v wrapping exec.ErrDot", got.Status, got.Err, StatusStartFailed)
 	}
@@ -240,7 +267,7 @@ func TestRunRelativePathIsRelativeToDir(t *testing.T) {
 	if err := os.Symlink(exe, filepath.Join(dir, "bin", "helper")); err != nil {
 		t.Fatal(err)
 	}
-	got := Run(context.Background(), []string{"bin/helper", helperArg, "pwd"}, Config{Dir: dir})
+	got := capRun(t, context.Background(), []string{"bin/helper", helperArg, "pwd"}, Config{Dir: dir})
 	want := outcome{Status: StatusExited, Stdout: dir + "\n", OK: true}
 	if diff := cmp.Diff(want, outcomeOf(got)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s\nErr: %v", diff, got.Err)
@@ -251,7 +278,7 @@ func TestRunTruncatesAndKills(t *testing.T) {
 	t.Parallel()
 	const limit = 1 << 20
 	start := time.Now()
-	got := Run(context.Background(), helperArgv(t, "flood"), Config{MaxOutput: limit})
+	got := capRun(t, context.Background(), helperArgv(t, "flood"), Config{MaxOutput: limit})
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
 		t.Errorf("Run took %v for a command flooding its output", elapsed)
 	}
@@ -267,7 +294,7 @@ func TestRunTruncatesAndKills(t *testing.T) {
 
 func TestRunCapIsSharedByStreams(t *testing.T) {
 	t.Parallel()
-	got := Run(context.Background(), helperArgv(t, "print", "60000", "both"), Config{MaxOutput: 100000})
+	got := capRun(t, context.Background(), helperArgv(t, "print", "60000", "both"), Config{MaxOutput: 100000})
 	if got.Status != StatusTruncated || !got.Truncated {
 		t.Errorf("Status, Truncated = %v, %v; want truncated, true", got.Status, got.Truncated)
 	}
@@ -288,7 +315,7 @@ func TestRunTimeoutKillsGroup(t *testing.T) {
 	t.Parallel()
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	start := time.Now()
-	got := Run(context.Background(), helperArgv(t, "grandchild", pidfile, "sleep"),
+	got := capRun(t, context.Background(), helperArgv(t, "grandchild", pidfile, "sleep"),
 		Config{Timeout: time.Second, WaitDelay: 10 * time.Second})
 	elapsed := time.Since(start)
 
@@ -314,7 +341,7 @@ func TestRunCancelKillsGroup(t *testing.T) {
 	defer cancel()
 	go cancelWhenExists(pidfile, cancel)
 	start := time.Now()
-	got := Run(ctx, helperArgv(t, "grandchild", pidfile, "sleep"), Config{WaitDelay: 10 * time.Second})
+	got := capRun(t, ctx, helperArgv(t, "grandchild", pidfile, "sleep"), Config{WaitDelay: 10 * time.Second})
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
 		t.Errorf("Run took %v after cancel", elapsed)
 	}
@@ -339,7 +366,7 @@ func TestRunCancelDoesNotWaitForEscapedHolder(t *testing.T) {
 	// the cancel only the escaped grandchild holds the pipes.
 	go cancelWhenExists(pidfile, cancel)
 	start := time.Now()
-	got := Run(ctx, helperArgv(t, "grandchild", pidfile, "escape"), Config{WaitDelay: 30 * time.Second})
+	got := capRun(t, ctx, helperArgv(t, "grandchild", pidfile, "escape"), Config{WaitDelay: 30 * time.Second})
 	elapsed := time.Since(start)
 	_, grandchild := readPids(t, pidfile)
 	syscall.Kill(grandchild, syscall.SIGKILL)
@@ -355,7 +382,7 @@ func TestRunContextDeadlineIsTimeout(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	got := Run(ctx, helperArgv(t, "sleep"), Config{})
+	got := capRun(t, ctx, helperArgv(t, "sleep"), Config{})
 	got.Stdout = nil // whether "sleeping" was printed in time depends on load
 	want := outcome{Status: StatusTimedOut, ExitCode: -1, Signal: "SIGKILL", TimedOut: true}
 	if diff := cmp.Diff(want, outcomeOf(got)); diff != "" {
@@ -368,7 +395,7 @@ func TestRunCanceledBeforeStart(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	got := Run(ctx, helperArgv(t, "grandchild", pidfile, "exit"), Config{})
+	got := capRun(t, ctx, helperArgv(t, "grandchild", pidfile, "exit"), Config{})
 	if diff := cmp.Diff(outcome{Status: StatusCanceled, ExitCode: -1}, outcomeOf(got)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
@@ -383,7 +410,7 @@ func TestRunExitKillsLeftovers(t *testing.T) {
 	t.Parallel()
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	start := time.Now()
-	got := Run(context.Background(), helperArgv(t, "grandchild", pidfile, "exit"), Config{WaitDelay: 10 * time.Second})
+	got := capRun(t, context.Background(), helperArgv(t, "grandchild", pidfile, "exit"), Config{WaitDelay: 10 * time.Second})
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
 		t.Errorf("Run took %v, want it not to wait for the grandchild", elapsed)
 	}
@@ -400,7 +427,7 @@ func TestRunWaitDelayBoundsEscapedHolder(t *testing.T) {
 	t.Parallel()
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	start := time.Now()
-	got := Run(context.Background(), helperArgv(t, "grandchild", pidfile, "escape"),
+	got := capRun(t, context.Background(), helperArgv(t, "grandchild", pidfile, "escape"),
 		Config{WaitDelay: 300 * time.Millisecond})
 	elapsed := time.Since(start)
 	_, grandchild := readPids(t, pidfile)
@@ -507,7 +534,7 @@ func TestRunNeverPassesStdin(t *testing.T) {
 	os.Stdin = r
 	defer func() { os.Stdin = saved }()
 
-	got := Run(context.Background(), helperArgv(t, "stdin"), Config{})
+	got := capRun(t, context.Background(), helperArgv(t, "stdin"), Config{})
 	want := outcome{Status: StatusExited, Stdout: "read 0 bytes, err <nil>, null device true\n", OK: true}
 	if diff := cmp.Diff(want, outcomeOf(got)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

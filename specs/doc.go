@@ -94,4 +94,12 @@
 // without a spec is NoSpec; then the spec. Allowed programs are resolved
 // once per name per Set with exec.LookPath; Exec holds the absolute path.
 // [HardBlock] is separate, because the gateway applies it first.
+//
+// # Simple wrappers
+//
+// [Unwrap] takes env, nice, timeout, time, stdbuf and nohup apart as they
+// parse their arguments (getopt in "+" mode, unique abbreviations of long
+// options, optional values only attached), checks their own words (env's
+// assignments against a short safe list, durations, signals) and returns
+// the command they run, which the gateway decides as if it stood alone.
 package specs

@@ -56,20 +56,24 @@ func hardName(name string) (string, bool) {
 // options that take a separate value, and the long ones (without "=")
 // that do.
 type wrapperOpts struct {
-	short      string   // letters whose option takes a value (-n 5)
-	long       []string // long options taking a value
-	envAssign  bool     // env: skip NAME=value words
-	operands   int      // operands before the command (timeout DURATION)
-	script     string   // short options whose value is a shell command string (flock -c)
-	scriptLong []string // long options whose value is one (--command)
-	noCommand  bool     // operands are never a command (script's log file)
+	short       string   // letters whose option takes a value (-n 5)
+	optShort    string   // letters whose option takes an optional value, attached only (xargs -i[R])
+	noValue     string   // letters whose option is known to take no value; other letters may (see innerCommands)
+	noValueLong []string // long options known to take no value
+	long        []string // long options taking a value
+	envAssign   bool     // env: skip NAME=value words
+	operands    int      // operands before the command (timeout DURATION)
+	script      string   // short options whose value is a shell command string (flock -c)
+	scriptLong  []string // long options whose value is one (--command)
+	noCommand   bool     // operands are never a command (script's log file)
 }
 
 // wrappers run the rest of their argv as a command: never allowed by a
 // spec. Keep in sync with docs/rules.md (wrapper).
 var wrappers = map[string]wrapperOpts{
-	"env":        {short: "uCS", long: []string{"--unset", "--chdir", "--split-string", "--default-signal", "--ignore-signal", "--block-signal"}, envAssign: true},
-	"xargs":      {short: "adEeIiLlnPs", long: []string{"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}},
+	"env": {short: "uCS", long: []string{"--unset", "--chdir", "--split-string"}, envAssign: true},
+	"xargs": {short: "adEILnPs", optShort: "eil", noValue: "0oprtx", long: []string{"--arg-file", "--delimiter", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"},
+		noValueLong: []string{"--null", "--open-tty", "--interactive", "--no-run-if-empty", "--verbose", "--exit", "--show-limits", "--eof", "--replace"}},
 	"nohup":      {},
 	"timeout":    {short: "ks", long: []string{"--kill-after", "--signal"}, operands: 1},
 	"nice":       {short: "n", long: []string{"--adjustment"}},
@@ -85,8 +89,8 @@ var wrappers = map[string]wrapperOpts{
 	"nsenter":    {short: "tSGn"},
 	"flock":      {short: "wE", long: []string{"--timeout", "--conflict-exit-code"}, operands: 1, script: "c", scriptLong: []string{"--command"}},
 	"script":     {short: "IOBTmEo", long: []string{"--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--echo", "--output-limit"}, script: "c", scriptLong: []string{"--command"}, noCommand: true},
-	"taskset":    {operands: 1},
-	"chrt":       {short: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}, operands: 1},
+	"taskset":    {operands: 1, noValue: "acp"},
+	"chrt":       {short: "TPD", noValue: "abdefiomprRv", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}, operands: 1},
 	"setpriv":    {long: []string{"--ambient-caps", "--inh-caps", "--bounding-set", "--ruid", "--euid", "--rgid", "--egid", "--reuid", "--regid", "--groups", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule", "--seccomp-filter"}},
 	"watch":      {short: "ndq", long: []string{"--interval", "--differences"}},
 	"strace":     {short: "eoopsSuIbEX"},
@@ -127,6 +131,9 @@ func Wrapper(argv []string) (reason string, ok bool) {
 	}
 	name := progName(argv[0])
 	if _, ok := wrappers[name]; ok {
+		if name == "xargs" && xargsArgFile(argv[1:]) {
+			return "xargs runs other programs, with arguments read from a file clada cannot see", true
+		}
 		return name + " runs other programs", true
 	}
 	if shells[name] {
@@ -150,16 +157,55 @@ func Wrapper(argv []string) (reason string, ok bool) {
 			n, _, _ := strings.Cut(a, "=")
 			for _, l := range ev.long {
 				if n == l {
-					return name + " " + l + " runs code given on the command line", true
+					return name + " " + l + " runs code given on the command line, which can run other programs", true
 				}
 			}
 			continue
 		}
 		if strings.ContainsAny(a[1:], ev.short) {
-			return name + " " + a + " runs code given on the command line", true
+			return name + " " + a + " runs code given on the command line, which can run other programs", true
 		}
 	}
 	return "", false
+}
+
+// RunsPrograms reports whether the program argv0 runs other programs or
+// code it is given: a wrapper, a shell or an interpreter, whatever its
+// arguments. A prefix pattern for such a program ("python *") would cover
+// any code, so clada never offers one.
+func RunsPrograms(argv0 string) bool {
+	name := progName(argv0)
+	_, w := wrappers[name]
+	_, ev := evalFlags[name]
+	return w || ev || shells[name] || isPythonVersion(name)
+}
+
+// xargsArgFile reports whether xargs args name a file of arguments:
+// -a FILE (alone or at the end of a cluster such as -ta), --arg-file or an
+// abbreviation of it.
+func xargsArgFile(args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "--" || !strings.HasPrefix(a, "-") || a == "-":
+			return false
+		case strings.HasPrefix(a, "--"):
+			n, _, _ := strings.Cut(a, "=")
+			if len(n) > 3 && strings.HasPrefix("--arg-file", n) {
+				return true
+			}
+		default:
+			for j := 1; j < len(a); j++ {
+				c := a[j]
+				if c == 'a' {
+					return true
+				}
+				if strings.IndexByte("dEILnPseil", c) >= 0 {
+					break // the rest of the word is this option's value
+				}
+			}
+		}
+	}
+	return false
 }
 
 // isPythonVersion matches python3.12, python2.7 and the like.
@@ -176,93 +222,145 @@ func isPythonVersion(n string) bool {
 	return true
 }
 
-// inner returns the command a wrapper runs, or nil; or, when the wrapper
-// is given a shell command string (flock FILE -c 'cmd', script -c 'cmd'),
-// that string as script.
-func inner(name string, w wrapperOpts, args []string) (cmd []string, script string) {
-	cmd, script = innerArgs(name, w, args)
-	if w.noCommand && script == "" {
-		return nil, ""
+// innerCommands calls emit with each command the wrapper name may run
+// with args, or, when it is given a shell command string (flock FILE -c
+// 'cmd', script -c 'cmd'), that string as script. clada does not know
+// every option of every wrapper, nor every abbreviation of its long
+// options: an option it does not know to take no value is read both ways,
+// with and without the next word as its value, and a hard-blocked program
+// found either way is blocked. Past 64 such readings, every later word is
+// tried as the start of the command.
+func innerCommands(name string, w wrapperOpts, args []string, emit func(cmd []string, script string)) {
+	budget := 64
+	var walk func(i, ops int)
+	// maybeValue reads the word after args[i] both as a value and not.
+	maybeValue := func(i, ops int) {
+		if budget <= 0 {
+			for k := i + 1; k < len(args); k++ {
+				emitCmd(w, args[k:], emit)
+			}
+			return
+		}
+		budget--
+		walk(i+2, ops)
 	}
-	return cmd, script
-}
-
-func innerArgs(name string, w wrapperOpts, args []string) (cmd []string, script string) {
-	ops := w.operands
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			i++
-			for ; ops > 0 && i < len(args); ops-- {
+	walk = func(i, ops int) {
+		for ; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "--":
 				i++
-			}
-			if i < len(args) {
-				return args[i:], ""
-			}
-			return nil, ""
-		case strings.HasPrefix(a, "--"):
-			n, v, eq := strings.Cut(a, "=")
-			if slices.Contains(w.scriptLong, n) {
-				if eq {
-					return nil, v
-				}
-				if i+1 < len(args) {
-					return nil, args[i+1]
-				}
-				return nil, ""
-			}
-			if eq {
-				if name == "env" && n == "--split-string" {
-					return splitScript(a[len(n)+1:], args[i+1:]), ""
-				}
-				continue
-			}
-			for _, l := range w.long {
-				if n == l {
-					if name == "env" && n == "--split-string" && i+1 < len(args) {
-						return splitScript(args[i+1], args[i+2:]), ""
-					}
+				for ; ops > 0 && i < len(args); ops-- {
 					i++
-					break
 				}
-			}
-		case name == "nice" && len(a) > 1 && a[0] == '-' && allDigits(a[1:]):
-			continue // nice -5: the old form of -n 5
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			for j := 1; j < len(a); j++ {
-				isScript := strings.ContainsRune(w.script, rune(a[j]))
-				if !isScript && !strings.ContainsRune(w.short, rune(a[j])) {
+				if i < len(args) {
+					emitCmd(w, args[i:], emit)
+				}
+				return
+			case strings.HasPrefix(a, "--"):
+				n, v, eq := strings.Cut(a, "=")
+				if slices.Contains(w.scriptLong, n) || isAbbrev(n, w.scriptLong) {
+					if eq {
+						emit(nil, v)
+					} else if i+1 < len(args) {
+						emit(nil, args[i+1])
+					}
+					if slices.Contains(w.scriptLong, n) {
+						return
+					}
+				}
+				if name == "env" && isAbbrevOrSame(n, "--split-string") {
+					if eq {
+						emit(splitScript(v, args[i+1:]), "")
+					} else if i+1 < len(args) {
+						emit(splitScript(args[i+1], args[i+2:]), "")
+					}
+				}
+				if eq {
 					continue
 				}
-				val, next := a[j+1:], false
-				if val == "" && i+1 < len(args) {
-					val, next = args[i+1], true
-				}
-				if isScript {
-					return nil, val
-				}
-				if name == "env" && a[j] == 'S' {
-					rest := args[i+1:]
-					if next {
-						rest = args[i+2:]
-					}
-					return splitScript(val, rest), ""
-				}
-				if next {
+				if slices.Contains(w.long, n) {
 					i++
+					continue
 				}
-				break
+				if !slices.Contains(w.noValueLong, n) {
+					maybeValue(i, ops)
+				}
+			case name == "nice" && len(a) > 1 && a[0] == '-' && allDigits(strings.TrimLeft(a[1:], "+-")):
+				continue // nice -5: the old form of -n 5
+			case strings.HasPrefix(a, "-") && len(a) > 1:
+				valued := false
+				for j := 1; j < len(a); j++ {
+					if strings.ContainsRune(w.optShort, rune(a[j])) {
+						valued = true
+						break // the rest of the word is its value
+					}
+					isScript := strings.ContainsRune(w.script, rune(a[j]))
+					if !isScript && !strings.ContainsRune(w.short, rune(a[j])) {
+						continue
+					}
+					valued = true
+					val, next := a[j+1:], false
+					if val == "" && i+1 < len(args) {
+						val, next = args[i+1], true
+					}
+					if isScript {
+						emit(nil, val)
+						return
+					}
+					if name == "env" && a[j] == 'S' {
+						rest := args[i+1:]
+						if next {
+							rest = args[i+2:]
+						}
+						emit(splitScript(val, rest), "")
+						return
+					}
+					if next {
+						i++
+					}
+					break
+				}
+				if !valued && !strings.ContainsRune(w.noValue, rune(a[len(a)-1])) {
+					// The word ends in an option clada does not
+					// know: it may take the next word.
+					maybeValue(i, ops)
+				}
+			case w.envAssign && strings.Contains(a, "=") && !strings.HasPrefix(a, "="):
+				continue
+			case ops > 0:
+				ops--
+			default:
+				emitCmd(w, args[i:], emit)
+				return
 			}
-		case w.envAssign && strings.Contains(a, "=") && !strings.HasPrefix(a, "="):
-			continue
-		case ops > 0:
-			ops--
-		default:
-			return args[i:], ""
 		}
 	}
-	return nil, ""
+	walk(0, w.operands)
+}
+
+func emitCmd(w wrapperOpts, cmd []string, emit func([]string, string)) {
+	if !w.noCommand {
+		emit(cmd, "")
+	}
+}
+
+// isAbbrev reports whether n (with its "--") is a strict prefix of one of
+// longs, as getopt_long accepts.
+func isAbbrev(n string, longs []string) bool {
+	if len(n) < 3 {
+		return false
+	}
+	for _, l := range longs {
+		if len(l) > len(n) && strings.HasPrefix(l, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func isAbbrevOrSame(n, long string) bool {
+	return len(n) > 2 && strings.HasPrefix(long, n)
 }
 
 // splitScript splits a script string (sh -c, env -S) into words at blanks,
@@ -316,7 +414,7 @@ func HardBlock(argv []string, dir string, r *Resolver) *DeniedError {
 }
 
 func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
-	return eachCommand(argv, depth, func(argv []string) *DeniedError { return hardBlockOne(argv, dir, r) })
+	return eachCommandIn(argv, dir, r, depth, func(argv []string, dir string) *DeniedError { return hardBlockOne(argv, dir, r) })
 }
 
 // hardBlockOne applies the hard blocks to argv alone, not to the
@@ -365,10 +463,20 @@ func hardBlockOne(argv []string, dir string, r *Resolver) *DeniedError {
 // split roughly into commands at blanks and shell operators. It returns
 // the first refusal, or nil.
 func eachCommand(argv []string, depth int, check func(argv []string) *DeniedError) *DeniedError {
+	return eachCommandIn(argv, "", nil, depth, func(argv []string, _ string) *DeniedError { return check(argv) })
+}
+
+// eachCommandIn is eachCommand that also tells check the directory each
+// command runs in: dir, or where env -C moves it (resolved with r; dir
+// and r may be "" and nil when check does not need it). Simple wrappers
+// are taken apart as they parse their options ([Unwrap]); for other
+// wrappers, an option clada does not know is read both with and without
+// a value ([innerCommands]).
+func eachCommandIn(argv []string, dir string, r *Resolver, depth int, check func(argv []string, dir string) *DeniedError) *DeniedError {
 	if len(argv) == 0 || depth > 8 {
 		return nil
 	}
-	if e := check(argv); e != nil {
+	if e := check(argv, dir); e != nil {
 		return e
 	}
 	name := progName(argv[0])
@@ -378,7 +486,7 @@ func eachCommand(argv []string, depth int, check func(argv []string) *DeniedErro
 			if a == "-c" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'c')) {
 				if i+1 < len(args) {
 					for _, cmd := range scriptCommands(args[i+1]) {
-						if e := eachCommand(cmd, depth+1, check); e != nil {
+						if e := eachCommandIn(cmd, dir, r, depth+1, check); e != nil {
 							return e
 						}
 					}
@@ -393,18 +501,44 @@ func eachCommand(argv []string, depth int, check func(argv []string) *DeniedErro
 		return nil
 	}
 	if name == "busybox" && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		return eachCommand(args, depth+1, check)
+		return eachCommandIn(args, dir, r, depth+1, check)
 	}
-	cmd, script := inner(name, w, args)
-	if script != "" {
-		for _, c := range scriptCommands(script) {
-			if e := eachCommand(c, depth+1, check); e != nil {
-				return e
-			}
+	if u, ok := unwrapAs(name, argv); ok && !u.Opaque && u.Deny == nil {
+		return eachCommandIn(u.Inner, chdir(dir, u.Chdir, r), r, depth+1, check)
+	}
+	var found *DeniedError
+	innerCommands(name, w, args, func(cmd []string, script string) {
+		if found != nil {
+			return
 		}
-		return nil
+		if script != "" {
+			for _, c := range scriptCommands(script) {
+				if found = eachCommandIn(c, dir, r, depth+1, check); found != nil {
+					return
+				}
+			}
+			return
+		}
+		found = eachCommandIn(cmd, dir, r, depth+1, check)
+	})
+	return found
+}
+
+// chdir returns the directory a command runs in after env -C c, run in
+// dir; dir itself when c is "" or cannot be resolved (then confinement
+// refuses the command anyway).
+func chdir(dir, c string, r *Resolver) string {
+	switch {
+	case c == "":
+		return dir
+	case r != nil:
+		if res, err := r.resolve(dir, c); err == nil {
+			return res
+		}
+	case filepath.IsAbs(c):
+		return filepath.Clean(c)
 	}
-	return eachCommand(cmd, depth+1, check)
+	return dir
 }
 
 // operandsAfterFlags returns the words that are not flags: GNU programs

@@ -34,6 +34,7 @@ type runOptions struct {
 	timeout     time.Duration
 	timeoutSet  bool
 	maxOutput   string
+	budget      string // --report-budget
 	stopOnError bool
 	keepGoing   bool
 }
@@ -59,6 +60,11 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.maxOutput != "" {
 		if ro.MaxOutput, err = approve.ParseSize(o.maxOutput); err != nil {
 			return withHint(fmt.Errorf("--max-output: %w", err), "give a size such as 10MB or 512KiB")
+		}
+	}
+	if o.budget != "" {
+		if ro.ReportBudget, err = approve.ParseBudget(o.budget); err != nil {
+			return withHint(fmt.Errorf("--report-budget: %w", err), "give a size such as 32KiB, or a size and a line count such as 32KiB,800")
 		}
 	}
 	if err := project.CheckRunOptions(ro, o.untrusted); err != nil {
@@ -91,18 +97,20 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	// 33,000 write calls); buffer them, and flush after each executed block
 	// so that the model and the person see it as soon as it is finished.
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	rep := report.New(out, format, o.dryRun)
+	rep := report.New(out, format, report.Options{DryRun: o.dryRun, Budget: p.ReportBudget(ro), Base: p.Base})
 	if o.dryRun || !plan.OK() {
 		for _, r := range plan.Results {
 			rep.Block(r)
 		}
 		rep.Errors(plan.Errors)
+		rep.Notes(plan)
 		code := project.PlanExit(plan)
 		rep.Summary(report.Summarize(plan), code)
 		return exitCode(code, errors.Join(rep.Err(), out.Flush()))
 	}
 
 	x := p.ExecOptions(ro, stderr)
+	defer x.Output.Close()
 	if o.trustAll {
 		warnf(stderr, "--trust-all: every command that would be asked about runs without asking (denied ones still don't)")
 	}
@@ -134,6 +142,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if interrupted {
 		fmt.Fprintln(stderr, "clada: interrupted: the running command or question was stopped and nothing else ran")
 	}
+	rep.Notes(plan)
 	rep.Summary(report.Summarize(plan), code)
 	return exitCode(code, errors.Join(rep.Err(), out.Flush()))
 }
@@ -196,7 +205,7 @@ func checkAction(o checkOptions, stdout, stderr io.Writer) error {
 	}
 	r := g.Check(body, o.dir)
 	plan := &gateway.Plan{Results: []*gateway.Result{r}}
-	rep := report.New(stdout, format, true)
+	rep := report.New(stdout, format, report.Options{DryRun: true})
 	rep.Block(r)
 	code := project.PlanExit(plan)
 	if format == report.JSON {
@@ -230,6 +239,8 @@ func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error 
 		list := approve.ListAllowed
 		if name == "block" {
 			list = approve.ListBlocked
+		} else if err := gateway.CheckAllowPattern(abs, pattern); err != nil {
+			return withHint(err, "%s", err.(*gateway.PatternError).Advice)
 		}
 		path, changed, err := approve.AddChanged(abs, list, pattern, gateway.ParsePattern)
 		if err != nil {

@@ -80,7 +80,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					&cli.BoolFlag{Name: "trust-all", Usage: "approve every command that would be asked (deny stays deny); prints a warning"},
 					&cli.BoolFlag{Name: "untrusted", Usage: "ask even for commands the specs allow"},
 					&cli.StringFlag{Name: "timeout", Usage: "per-command timeout: 30s, 5m, or whole seconds (1s to 24h)", DefaultText: "60s, or timeout in .clada/config.toml"},
-					&cli.StringFlag{Name: "max-output", Usage: "cap on stdout+stderr per command, e.g. 512KiB", DefaultText: "10MB, or max_output in .clada/config.toml"},
+					&cli.StringFlag{Name: "max-output", Usage: "cap on stdout+stderr per command, e.g. 512KiB; past it the command is killed", DefaultText: "10MB, or max_output in .clada/config.toml"},
+					&cli.StringFlag{Name: "report-budget", Usage: "how much of each command's output the report shows (all of it is saved in .clada/out/): a size, or a size and a line count, e.g. 32KiB,800", DefaultText: "10KiB,256, or report_budget in .clada/config.toml"},
 					&cli.BoolFlag{Name: "stop-on-error", Usage: "stop at the first refused, declined or failed command anywhere"},
 					&cli.BoolFlag{Name: "keep-going", Usage: "outside TASKS groups, go on after a failure", DefaultText: "on unless --stop-on-error"},
 				},
@@ -111,6 +112,27 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Action: func(c *cli.Context) error {
 					return checkAction(checkOptions{root: c.String("root"), dir: c.String("dir"), format: c.String("format"),
 						untrusted: c.Bool("untrusted"), args: c.Args().Slice()}, stdout, stderr)
+				},
+			},
+			{
+				Name:  "prompt",
+				Usage: "print instructions for a model's system prompt: how to write RUN blocks for this project",
+				Description: "Prints, for this project's specs, approvals and limits, how to write RUN blocks and dir,\n" +
+					"what clada refuses and what to write instead, and what needs a person. Paste it into the\n" +
+					"system prompt of the model whose replies you run with clada run." + examples(
+					"clada prompt                 # plain text, under 60 lines",
+					"clada prompt --format json   # the same text as one JSON string",
+					"clada prompt --untrusted     # when replies run with --untrusted"),
+				Flags: []cli.Flag{
+					rootFlag(),
+					formatFlag("text, or json for one JSON string"),
+					&cli.BoolFlag{Name: "untrusted", Usage: "say that every command is asked, as clada run --untrusted does"},
+				},
+				Action: func(c *cli.Context) error {
+					if c.Args().Len() > 0 {
+						return withHint(fmt.Errorf("clada prompt takes no arguments, got %q", c.Args().First()), "clada prompt --format json")
+					}
+					return promptAction(promptOptions{root: c.String("root"), format: c.String("format"), untrusted: c.Bool("untrusted")}, stdout)
 				},
 			},
 			storeCommand("allow", "always run commands matching PATTERN (adds it to allowed in .clada/commands.toml)", stdout,
@@ -206,7 +228,7 @@ func runOptionsFrom(c *cli.Context) (runOptions, error) {
 		root: c.String("root"), files: c.Args().Slice(), dryRun: c.Bool("dry-run"),
 		format: c.String("format"), noPrompt: c.Bool("no-prompt"), trustAll: c.Bool("trust-all"),
 		untrusted: c.Bool("untrusted"), timeoutSet: c.IsSet("timeout"),
-		maxOutput: c.String("max-output"), stopOnError: c.Bool("stop-on-error"), keepGoing: c.Bool("keep-going"),
+		maxOutput: c.String("max-output"), budget: c.String("report-budget"), stopOnError: c.Bool("stop-on-error"), keepGoing: c.Bool("keep-going"),
 	}
 	files, flag, file := runFiles(o.files)
 	o.files = files

@@ -35,6 +35,16 @@ func TestMain(m *testing.M) {
 				fmt.Println(a)
 			}
 		},
+		// tmpfill writes 100 files into $TMPDIR, as sort does when it
+		// spills, says where, and sleeps until it is killed.
+		"tmpfill": func() {
+			dir := os.Getenv("TMPDIR")
+			for i := range 100 {
+				os.WriteFile(filepath.Join(dir, fmt.Sprintf("spill%03d", i)), []byte("x"), 0o600)
+			}
+			fmt.Println("filled", dir)
+			time.Sleep(time.Hour)
+		},
 	})
 }
 
@@ -76,6 +86,8 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"jsonlines": cmdJSONLines,
+			"maxbytes":  cmdMaxBytes,
+			"hasprefix": cmdHasPrefix,
 		},
 	})
 }

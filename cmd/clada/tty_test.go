@@ -202,7 +202,7 @@ func TestTTYPrompt(t *testing.T) {
 				t.Errorf("report does not contain %q:\n%s", tt.report, report)
 			}
 			// The allowed block after it ran either way.
-			if !strings.Contains(report, "    | after\n") {
+			if !strings.Contains(report, "```stdout\nafter\n```\n") {
 				t.Errorf("the block after the question did not run:\n%s", report)
 			}
 			// The question went to the terminal only, never to the report.
@@ -249,6 +249,38 @@ func TestTTYPrompt(t *testing.T) {
 				t.Errorf("second run: exit %d, want %d and %q in:\n%s", code2, want2, rule2, &r2.stdout)
 			}
 		})
+	}
+}
+
+// TestTTYPromptPrefix: the prompt offers the program-and-subcommand
+// prefix; answering p runs the command and remembers the prefix, which
+// covers the next command of that kind but not one reaching outside.
+func TestTTYPromptPrefix(t *testing.T) {
+	t.Parallel()
+	root := newRoot(t)
+	r := startTTY(t, root, "<---RUN--->\ntrue run one\n<---END--->\n")
+	r.expect("clada: run `true run one` in . (`true` is not in clada's specs)? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
+	r.answer("p\n")
+	code, _ := r.wait(ttyWait)
+	if code != exitOK {
+		t.Fatalf("exit code %d, want %d; stdout:\n%s", code, exitOK, &r.stdout)
+	}
+	path := filepath.Join(root, ".clada", "commands.toml")
+	if want := "clada: added `true run *` to allowed in " + path; !strings.Contains(r.stderr.String(), want) {
+		t.Errorf("stderr does not say %q:\n%s", want, &r.stderr)
+	}
+	if f := readCommandsFile(t, root); fmt.Sprint(f.Allowed) != "[true run *]" {
+		t.Errorf("commands.toml allowed = %q, want [true run *]", f.Allowed)
+	}
+	r2 := startTTY(t, root, "<---RUN--->\ntrue run two\n<---END--->\n<---RUN--->\ntrue run ../x\n<---END--->\n")
+	r2.expect("clada: run `true run ../x` in . (the pattern `true run *` covers this command, but ../x resolves to ")
+	r2.answer("n\n")
+	code, term := r2.wait(ttyWait)
+	if strings.Contains(term, "`true run two`") || !strings.Contains(r2.stdout.String(), "allowed (allowed-pattern)") {
+		t.Errorf("`true run two` was not allowed by the prefix; terminal %q, stdout:\n%s", term, &r2.stdout)
+	}
+	if code != exitFailed {
+		t.Errorf("exit code %d, want %d", code, exitFailed)
 	}
 }
 

@@ -1,0 +1,175 @@
+package gateway
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/clada/clada/approve"
+	"github.com/clada/clada/parser"
+	"github.com/clada/clada/specs"
+)
+
+// RulePatternWord marks an ask that a prefix pattern would have allowed,
+// had a word its * stands for stayed inside the project.
+const RulePatternWord = "pattern-word"
+
+// consent applies the user's allowed patterns to v, an ask for argv run
+// in absDir (docs/rules.md: a pattern is consent, not exemption). Only an
+// ask is ever turned into an allow; a deny stays a deny. An exact
+// pattern, which the person saw whole, allows. A prefix pattern allows
+// unless one of the words its * stands for resolves outside the root or
+// into .git/ or .clada/ (then the person is asked, and told which word),
+// and it never covers a command that destroys what git cannot restore.
+func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
+	p, ok := matchAllowed(g.opts.Commands.Allowed, argv)
+	if !ok {
+		return v
+	}
+	if p.Prefix {
+		if len(v.Lost) > 0 {
+			v.Why += fmt.Sprintf("; the pattern `%s` does not cover destroying what git cannot restore", p.Text)
+			return v
+		}
+		if word, why := g.screen(argv[len(p.Argv)-1:], absDir); word != "" {
+			v.Rule, v.Word = RulePatternWord, word
+			v.Why = fmt.Sprintf("the pattern `%s` covers this command, but %s", p.Text, why)
+			v.Reason = v.Why + ", so the person must approve it"
+			v.Advice = "use paths inside the project, or wait for the person to approve"
+			return v
+		}
+	}
+	v.Decision, v.Rule, v.Word, v.Advice, v.Why = Allow, RuleAllowedPattern, "", "", ""
+	v.Reason = fmt.Sprintf("allowed by the pattern `%s` in %s", p.Text, g.opts.Commands.Path)
+	return v
+}
+
+// matchAllowed returns the exact pattern equal to argv, else the first
+// prefix pattern that matches it.
+func matchAllowed(ps []approve.Pattern, argv []string) (approve.Pattern, bool) {
+	for _, p := range ps {
+		if !p.Prefix && p.Match(argv) {
+			return p, true
+		}
+	}
+	for _, p := range ps {
+		if p.Prefix && p.Match(argv) {
+			return p, true
+		}
+	}
+	return approve.Pattern{}, false
+}
+
+// screen returns the first of words that reaches outside the root or
+// into .git/ or .clada/, and why; "" when none does. A word is read as a
+// path whole, after its first "=" (--out=/x, CFLAGS=-I/x), and after a
+// one-letter option it is glued to (-o/x, -I../x).
+func (g *Gateway) screen(words []string, absDir string) (word, why string) {
+	for _, w := range words {
+		for _, c := range screenCandidates(w, 0) {
+			if _, err := g.resolver.Confine(absDir, c, true); err != nil {
+				if c != w {
+					return w, fmt.Sprintf("in `%s`, %v", w, err)
+				}
+				return w, err.Error()
+			}
+		}
+	}
+	return "", ""
+}
+
+func screenCandidates(w string, depth int) []string {
+	if w == "" || depth > 2 {
+		return nil
+	}
+	out := []string{w}
+	if _, val, ok := strings.Cut(w, "="); ok {
+		out = append(out, screenCandidates(val, depth+1)...)
+	}
+	if len(w) > 2 && w[0] == '-' && w[1] != '-' && strings.ContainsRune("/.~", rune(w[2])) {
+		out = append(out, screenCandidates(w[2:], depth+1)...)
+	}
+	return out
+}
+
+// subcommandRE is a word that reads as a subcommand (go test, npm run,
+// git commit, make build), never as a path, an option or a value.
+var subcommandRE = regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`)
+
+// prefixFor returns the program-and-subcommand prefix pattern that the
+// prompt offers besides the exact command (`go test ./...` → `go test *`),
+// or "" when none fits: the program must be a bare name that does not run
+// other programs (no `python *`), the second word must read as a
+// subcommand and name no file, and the pattern must cover this very
+// command (no word of it screened, nothing destroyed that git cannot
+// restore).
+func (g *Gateway) prefixFor(r *Result) string {
+	argv := r.Argv
+	if len(argv) < 2 || strings.ContainsAny(argv[0], `/\`) || specs.RunsPrograms(argv[0]) ||
+		!subcommandRE.MatchString(argv[1]) || len(r.Lost) > 0 || r.Rule == RulePatternWord {
+		return ""
+	}
+	dir := r.Dir
+	if dir == "" {
+		dir = g.Root()
+	}
+	if _, err := os.Lstat(filepath.Join(dir, argv[1])); err == nil {
+		return ""
+	}
+	if word, _ := g.screen(argv[2:], dir); word != "" {
+		return ""
+	}
+	return parser.Quote(argv[:2]) + " *"
+}
+
+// PatternError is a pattern that `clada allow` refuses because it could
+// never allow anything: a hard block denies every command it matches.
+type PatternError struct {
+	Pattern string // as written
+	Rule    string // the rule that denies it, e.g. "hard-block"
+	Word    string // the offending word
+	Reason  string
+	Advice  string
+}
+
+func (e *PatternError) Error() string {
+	return fmt.Sprintf("the pattern `%s` would allow nothing: %s (rule %s, `%s`)", e.Pattern, e.Reason, e.Rule, e.Word)
+}
+
+// RuleCode returns the stable rule code.
+func (e *PatternError) RuleCode() string { return e.Rule }
+
+// Hint returns what to do instead.
+func (e *PatternError) Hint() string { return e.Advice }
+
+// CheckAllowPattern returns a *PatternError when the pattern text, to be
+// added to the allowed list of the project at root, matches only commands
+// a hard block denies (`sudo *`, `env sudo *`, `rm -rf /`): allowing it
+// would mislead the person, since a pattern never turns a deny into allow.
+// It returns nil for anything else, including text that does not parse
+// (adding it reports that).
+func CheckAllowPattern(root, text string) error {
+	p, err := approve.ParsePattern(text, ParsePattern)
+	if err != nil {
+		return nil
+	}
+	argv := p.Argv
+	if p.Prefix {
+		argv = argv[:len(argv)-1]
+	}
+	r, err := specs.NewResolver(root)
+	dir := root
+	if err == nil {
+		dir = r.Root()
+	} else {
+		r = nil
+	}
+	d := specs.HardBlock(argv, dir, r)
+	if d == nil {
+		return nil
+	}
+	return &PatternError{Pattern: strings.TrimSpace(text), Rule: string(d.Rule), Word: d.Arg, Reason: d.Reason,
+		Advice: "hard blocks deny whatever the patterns say; " + d.Advice}
+}

@@ -1,0 +1,83 @@
+package gateway
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// RuleProjectProgram asks about a bare program name that PATH resolves to
+// a file inside the project (an activated .venv/bin, node_modules/.bin or
+// direnv's PATH_add put one there): specs describe system programs, and a
+// file in the project is project code, which allowed commands (mkdir, cp)
+// could have put there.
+const RuleProjectProgram = "project-program"
+
+// projectProgram turns an allow or ask verdict whose program lies inside
+// the project into ask, and says which file it is. A bare name is
+// project-program (the spec that allowed it, or the lack of one, is not
+// what runs); a path-like program (./tool.sh, bin/x) keeps its rule, and
+// its question names the file too. Deny verdicts and the user's allowed
+// patterns (the person's own consent) are left as they are.
+func (g *Gateway) projectProgram(argv []string, v Verdict) Verdict {
+	if v.Decision == Deny || len(v.Exec) == 0 || v.Rule == RuleAllowedPattern {
+		return v
+	}
+	file := g.projectFile(v.Exec[0])
+	if file == "" {
+		return v
+	}
+	pathLike := strings.ContainsAny(argv[0], `/\`)
+	what := fmt.Sprintf("`%s` is %s, a program inside the project", argv[0], file)
+	if !pathLike {
+		what = fmt.Sprintf("`%s` resolves through PATH to %s, a program inside the project", argv[0], file)
+	}
+	if pathLike {
+		if v.Decision == Ask && !strings.Contains(v.Why, file) {
+			v.Why = what + "; " + v.Why
+		}
+		return v
+	}
+	if v.Decision == Ask && v.Rule != RuleNotInSpecs && v.Rule != RuleUntrusted {
+		// A wrapper or a git subcommand: its own reason stands, and
+		// the question says which file runs.
+		v.Why = what + "; " + v.Why
+		return v
+	}
+	v.Decision, v.Rule, v.Word = Ask, RuleProjectProgram, argv[0]
+	v.Why = what + ": project code, not the system program clada's specs describe"
+	v.Reason = v.Why + ", so the person must approve it"
+	v.Advice = fmt.Sprintf("the person is asked; to run the system %s, take the project's directory off PATH", argv[0])
+	return v
+}
+
+// projectFile returns program (an absolute path), relative to the root,
+// when it or the file its symlinks lead to lies inside the root; "" when
+// neither does. A link inside the project to /usr/bin/python3 counts: the
+// link itself is a project file that a command could replace.
+func (g *Gateway) projectFile(program string) string {
+	if f, ok := g.programs[program]; ok {
+		return f
+	}
+	root := g.Root()
+	file := ""
+	if rel, ok := relInside(root, program); ok {
+		file = rel
+	} else if real, err := filepath.EvalSymlinks(program); err == nil {
+		if rel, ok := relInside(root, real); ok {
+			file = rel
+		}
+	}
+	g.programs[program] = file
+	return file
+}
+
+// relInside returns p relative to root, slash-separated, when p (absolute)
+// is root or below it.
+func relInside(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}

@@ -1,0 +1,90 @@
+//go:build unix
+
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPrivateTempDir runs a command that fills $TMPDIR (including
+// directories it made unreadable) and ends in each way a command can end:
+// every time the directory is its own, under TempRoot, named by TMPDIR,
+// TMP and TEMP, and gone afterwards with everything in it.
+func TestPrivateTempDir(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		args   []string
+		cfg    Config
+		status Status
+		ctx    time.Duration // cancel after this long; 0: never
+	}{
+		{name: "exits", args: []string{"50"}, status: StatusExited},
+		{name: "timed out", args: []string{"50", "sleep"}, cfg: Config{Timeout: 300 * time.Millisecond}, status: StatusTimedOut},
+		{name: "output cap", args: []string{"50", "flood"}, cfg: Config{MaxOutput: 100000}, status: StatusTruncated},
+		{name: "canceled", args: []string{"50", "sleep"}, status: StatusCanceled, ctx: 300 * time.Millisecond},
+		{name: "explicit Env keeps no TMPDIR of its own", args: []string{"1"}, cfg: Config{Env: []string{"TMPDIR=/tmp", "tmp=/x", "A=1"}}, status: StatusExited},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			parent := t.TempDir()
+			tt.cfg.TempRoot = parent
+			ctx := context.Background()
+			if tt.ctx > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.ctx)
+				defer cancel()
+			}
+			got := capRun(t, ctx, helperArgv(t, "tempdir", tt.args...), tt.cfg)
+			if got.Status != tt.status && !(tt.status == StatusCanceled && got.Status == StatusTimedOut) {
+				t.Fatalf("status %v, want %v (err %v)", got.Status, tt.status, got.Err)
+			}
+			line, _, _ := strings.Cut(string(got.Stdout), "\n")
+			f := strings.Fields(line)
+			if len(f) != 3 {
+				t.Fatalf("the helper printed %q, want TMPDIR TMP TEMP", line)
+			}
+			if f[0] != f[1] || f[0] != f[2] {
+				t.Errorf("TMPDIR, TMP, TEMP = %q, want one directory", f)
+			}
+			if filepath.Dir(f[0]) != parent {
+				t.Errorf("TMPDIR %s is not a directory of its own under TempRoot %s", f[0], parent)
+			}
+			if _, err := os.Lstat(f[0]); !os.IsNotExist(err) {
+				t.Errorf("the command's temporary directory %s outlived it (lstat: %v)", f[0], err)
+			}
+			if left, _ := os.ReadDir(parent); len(left) != 0 {
+				t.Errorf("TempRoot holds %d entries after the command, want none", len(left))
+			}
+			if got.TempLeft != "" {
+				t.Errorf("TempLeft = %q, want \"\"", got.TempLeft)
+			}
+		})
+	}
+}
+
+// TestTempDirMissingRoot: a TempRoot that does not exist means the command
+// cannot start, and says why.
+func TestTempDirMissingRoot(t *testing.T) {
+	t.Parallel()
+	got := Run(context.Background(), helperArgv(t, "exit", "0"), Config{TempRoot: filepath.Join(t.TempDir(), "missing")})
+	if got.Status != StatusStartFailed || got.Err == nil || !strings.Contains(got.Err.Error(), "temporary directory") {
+		t.Errorf("Run with a missing TempRoot = %v, %v; want could not start naming the temporary directory", got.Status, got.Err)
+	}
+}
+
+func TestTempDirEnv(t *testing.T) {
+	t.Parallel()
+	td := &tempDir{path: "/p"}
+	got := strings.Join(td.env([]string{"A=1", "TMPDIR=/tmp", "Temp=x", "TMP_X=keep", "B=2"}), " ")
+	want := "A=1 TMP_X=keep B=2 TMPDIR=/p TMP=/p TEMP=/p"
+	if got != want {
+		t.Errorf("env = %q, want %q", got, want)
+	}
+}

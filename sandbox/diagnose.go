@@ -1,0 +1,66 @@
+package sandbox
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Diagnose says, one fact per line, what this machine offers for
+// confining commands and why, as `clada sandbox` prints it. On Linux it
+// starts clada once in new namespaces to see whether per-command mounts
+// work (the running process may not be in one).
+func (s *Sandbox) Diagnose() []string {
+	sup := s.support
+	lines := []string{"system: " + sup.OS + "/" + sup.Arch}
+	switch sup.OS {
+	case "linux":
+		lines = append(lines, linuxFacts(sup)...)
+	case "darwin":
+		if sup.Profile {
+			lines = append(lines, "sandbox-exec: "+"present: each command runs under a generated profile (only macOS CI verifies it)")
+		} else {
+			lines = append(lines, "sandbox-exec: "+sup.Reason)
+		}
+	default:
+		lines = append(lines, "confinement: none: "+sup.Reason)
+	}
+	lines = append(lines, "commands run: "+s.Describe())
+	return lines
+}
+
+func linuxFacts(sup Support) []string {
+	if sup.Landlock == 0 {
+		return []string{"landlock: " + sup.Reason}
+	}
+	var have []string
+	have = append(have, "files")
+	if sup.Landlock >= 4 {
+		have = append(have, "TCP bind and connect")
+	}
+	if sup.Landlock >= 6 {
+		have = append(have, "signals and abstract Unix sockets kept to the command's own processes")
+	}
+	if sup.Landlock >= 9 {
+		have = append(have, "connecting to Unix sockets by path")
+	}
+	if sup.Landlock >= 10 {
+		have = append(have, "UDP")
+	}
+	l := fmt.Sprintf("landlock: ABI %d: restricts %s", sup.Landlock, strings.Join(have, ", "))
+	if sup.Landlock < 9 {
+		l += "; connecting to Unix sockets by path (D-Bus, Docker, ssh-agent) is not restricted before ABI 9"
+	}
+	lines := []string{l}
+	if sup.Seccomp {
+		lines = append(lines, "seccomp: a filter refuses io_uring, and sockets other than AF_UNIX unless the command has the network")
+	} else {
+		lines = append(lines, "seccomp: no filter on this architecture or kernel; Landlock alone confines")
+	}
+	switch reason := probeNamespaces(); {
+	case sup.Namespaces || reason == "":
+		lines = append(lines, "user namespaces: work: each command sees .git and .clada as read-only mounts and may create files at the top of the project")
+	default:
+		lines = append(lines, "user namespaces: not usable ("+reason+"): .git and .clada are kept read-only by granting each other top-level entry, so commands cannot create or remove entries at the top of the project")
+	}
+	return lines
+}

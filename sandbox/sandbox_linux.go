@@ -1,0 +1,305 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+)
+
+// platform is the Linux state of a Sandbox: the read layer, built once.
+type platform struct {
+	mu      sync.Mutex
+	readFD  int             // the read layer's ruleset; 0 until built
+	granted map[string]bool // paths the read layer was given after it was built
+	nsFail  string          // why per-command mounts stopped working; "" while they work
+}
+
+func (p *platform) close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.readFD <= 0 {
+		return nil
+	}
+	err := unix.Close(p.readFD)
+	p.readFD = 0
+	return err
+}
+
+func probePlatform(s *Support) {
+	abi, err := landlockABI()
+	if os.Getenv(testNoLandlock) != "" {
+		abi, err = 0, errors.New("kernel has no Landlock (simulated: "+testNoLandlock+" is set)")
+	}
+	if err != nil {
+		s.Reason = err.Error()
+		return
+	}
+	s.Landlock = abi
+	if _, ok, _ := seccompProgram(false); ok {
+		// PR_GET_SECCOMP fails with EINVAL on a kernel without seccomp.
+		if _, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); err == nil {
+			s.Seccomp = true
+		}
+	}
+	s.Namespaces = ns.inside
+	switch {
+	case ns.inside:
+	case ns.reason != "":
+		s.NamespaceReason = ns.reason
+	default:
+		s.NamespaceReason = "clada was not started in a user namespace of its own"
+	}
+}
+
+// start starts cmd from an OS thread that first confines itself and then
+// dies. Go cannot run code between fork and exec, but a new process
+// inherits the Landlock domain, the seccomp filter, no_new_privs and the
+// mount namespace of the thread that forks it, and execve keeps them:
+// so the command is confined from its first instruction, while clada's
+// other threads are not. The steps on that thread, in order: its own
+// mount namespace with read-only .git and .clada (where clada runs in a
+// user namespace, see RunInNamespace), no ambient capabilities,
+// no_new_privs, the seccomp filter, the two Landlock layers, then
+// cmd.Start.
+func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
+	c.Caches = s.usableCaches(c.Caches)
+	readFD, err := s.readLayer(c)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("sandbox: %w", err)
+	}
+	var prog []bpf.RawInstruction
+	useSeccomp := s.support.Seccomp
+	if useSeccomp {
+		p, ok, err := seccompProgram(c.Network)
+		if err != nil {
+			return Outcome{}, fmt.Errorf("sandbox: %w", err)
+		}
+		useSeccomp, prog = ok, p
+	}
+	s.plat.mu.Lock()
+	tryNS := s.support.Namespaces && s.plat.nsFail == ""
+	s.plat.mu.Unlock()
+
+	type result struct {
+		ns    bool
+		nsErr error
+		err   error
+	}
+	done := make(chan result)
+	go func() {
+		// Never unlocked: when this goroutine returns, the runtime ends
+		// the thread with it, and no other goroutine ever runs confined.
+		runtime.LockOSThread()
+		var r result
+		if tryNS {
+			if r.nsErr = protectedMounts(s.root); r.nsErr == nil {
+				r.ns = true
+			}
+		}
+		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), prog, useSeccomp)
+		if r.err == nil {
+			r.err = cmd.Start()
+		}
+		done <- r
+	}()
+	r := <-done
+	if r.nsErr != nil {
+		s.plat.mu.Lock()
+		s.plat.nsFail = r.nsErr.Error()
+		s.plat.mu.Unlock()
+	}
+	return s.outcome(c, r.ns), r.err
+}
+
+// confineThread confines the calling (locked) thread.
+func (s *Sandbox) confineThread(readFD int, write ruleset, prog []bpf.RawInstruction, useSeccomp bool) error {
+	writeFD, err := write.create()
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	defer unix.Close(writeFD)
+	// A command clada runs never needs capabilities it was not started
+	// with; clada in its user namespace keeps CAP_SYS_ADMIN as an
+	// ambient capability, which exec would pass on.
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("sandbox: clearing ambient capabilities: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("sandbox: no_new_privs: %w", err)
+	}
+	if useSeccomp {
+		if err := installSeccomp(prog); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	if err := restrictThread(readFD); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	if err := restrictThread(writeFD); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	return nil
+}
+
+// outcome says how a command with grants c was confined.
+func (s *Sandbox) outcome(c Command, namespace bool) Outcome {
+	sup := s.support
+	var b strings.Builder
+	b.WriteString("confined: landlock v")
+	b.WriteString(strconv.Itoa(sup.Landlock))
+	if sup.Seccomp {
+		b.WriteString(" + seccomp")
+	}
+	if namespace {
+		b.WriteString(" + mount namespace")
+	}
+	network := c.Network
+	switch {
+	case c.Network:
+		b.WriteString(", network on")
+	case sup.Seccomp || sup.Landlock >= 4:
+		b.WriteString(", network off")
+	default:
+		// Neither a socket filter nor Landlock's TCP rules: the
+		// network cannot be taken away here.
+		b.WriteString(", network open (the kernel cannot close it)")
+		network = true
+	}
+	return Outcome{Confined: true, Namespace: namespace, Network: network, Text: b.String()}
+}
+
+// readLayer returns the first Landlock layer, which handles reading: every
+// file may be read and run, except the credential stores of the home
+// directory and the raw memory and disk devices. It is built once per
+// Sandbox; later commands add rules to it for their own places (a cache
+// created since), which a ruleset allows until it is enforced again. It
+// also grants REFER everywhere, as the kernel denies moving files between
+// directories in any layer that does not grant it.
+func (s *Sandbox) readLayer(c Command) (int, error) {
+	abi := s.support.Landlock
+	s.plat.mu.Lock()
+	defer s.plat.mu.Unlock()
+	if s.plat.readFD == 0 {
+		rs := ruleset{handledFS: llReadRights}
+		if abi >= 2 {
+			rs.handledFS |= llRefer
+		}
+		t := &tree{excluded: credentialPaths(s.home), filter: devFilter, open: []string{"/dev"}}
+		rs.rules = grantTree(nil, "/", llReadRights, llReadDir, t)
+		if abi >= 2 {
+			rs.rules = append(rs.rules, rule{"/", llRefer})
+		}
+		// The project, even where it lies under a credential store
+		// (the user put it there), minus the stores inside it.
+		rs.rules = grantTree(rs.rules, s.root, llReadRights, llReadDir, &tree{excluded: t.excluded})
+		fd, err := rs.create()
+		if err != nil {
+			return 0, err
+		}
+		s.plat.readFD = fd
+		s.plat.granted = map[string]bool{}
+	}
+	for _, p := range append([]string{c.TmpDir}, c.Caches...) {
+		if p == "" || s.plat.granted[p] {
+			continue
+		}
+		if err := addPathRule(s.plat.readFD, rule{p, llReadRights}); err != nil {
+			return 0, err
+		}
+		s.plat.granted[p] = true
+	}
+	return s.plat.readFD, nil
+}
+
+// writeLayer is the second Landlock layer, which handles writing (and,
+// without the network, TCP and UDP ports and pathname Unix sockets), and
+// scopes abstract Unix sockets and signals to the command's own
+// processes. It grants writing in the root, c.TmpDir, c.Caches, c.Files
+// and /dev/null. With per-command mounts (namespace) the root is granted
+// whole and .git and .clada are read-only mounts; without, each top-level
+// entry but .git and .clada is granted, so nothing can be created or
+// removed at the top of the root.
+func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
+	abi := s.support.Landlock
+	write := llWriteRights(abi)
+	rs := ruleset{handledFS: write}
+	if abi >= 5 {
+		rs.handledFS |= llIoctlDev
+	}
+	local := uint64(0) // connecting to Unix sockets by path, where the ABI restricts it
+	if !c.Network {
+		if abi >= 4 {
+			rs.handledNet = llBindTCP | llConnectTCP
+		}
+		if abi >= 10 {
+			rs.handledNet |= llBindUDP | llSendUDP
+		}
+		if abi >= 9 {
+			rs.handledFS |= llResolveUnix
+			local = llResolveUnix
+		}
+	}
+	if abi >= 6 {
+		rs.scoped = llScopeUnix | llScopeSig
+	}
+	creds := credentialPaths(s.home)
+	excluded := creds
+	if !namespace {
+		excluded = append(slicesClone(creds), filepath.Join(s.root, ".git"), filepath.Join(s.root, ".clada"))
+	}
+	t := &tree{excluded: excluded}
+	rs.rules = grantTree(nil, s.root, write|local, 0, t)
+	if c.TmpDir != "" {
+		rs.rules = append(rs.rules, rule{c.TmpDir, write | local})
+	}
+	for _, d := range c.Caches {
+		rs.rules = append(rs.rules, rule{d, write})
+	}
+	for _, f := range append([]string{os.DevNull}, c.Files...) {
+		rs.rules = append(rs.rules, rule{f, (llWriteFile | llTruncate | llIoctlDev) & rs.handledFS})
+	}
+	return rs
+}
+
+// usableCaches keeps the caches that are absolute, outside the credential
+// stores and do not hold the root (a cache of "/" would make .git
+// writable), creating the missing ones (the tool would create its cache
+// itself, and a directory that does not exist cannot be granted).
+func (s *Sandbox) usableCaches(caches []string) []string {
+	var out []string
+	creds := credentialPaths(s.home)
+next:
+	for _, d := range caches {
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		d = filepath.Clean(d)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			d = r
+		}
+		if within(s.root, d) {
+			continue
+		}
+		for _, c := range creds {
+			if within(d, c) || within(c, d) {
+				continue next
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func slicesClone(s []string) []string { return append([]string(nil), s...) }

@@ -1,0 +1,250 @@
+package sandbox
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fixture is a project root, a home directory with credential stores, a
+// private TMPDIR, a cache and a directory outside all of them.
+type fixture struct {
+	root, home, tmp, cache, outside string
+	sb                              *Sandbox
+}
+
+func newFixture(t *testing.T, mode Mode) *fixture {
+	t.Helper()
+	base := t.TempDir()
+	f := &fixture{root: filepath.Join(base, "proj"), home: filepath.Join(base, "home"),
+		tmp: filepath.Join(base, "tmp"), cache: filepath.Join(base, "cache"), outside: filepath.Join(base, "outside")}
+	files := map[string]string{
+		"proj/top.txt":                      "top",
+		"proj/src/a.txt":                    "a",
+		"proj/src/b.txt":                    "b",
+		"proj/.git/config":                  "[core]\n",
+		"proj/.git/hooks/pre-commit.sample": "#!/bin/sh\n",
+		"proj/.clada/config.toml":           "",
+		"home/.bashrc":                      "# rc",
+		"home/.ssh/id_ed25519":              "SECRET KEY",
+		"home/.config/gh/hosts.yml":         "token: SECRET",
+		"home/.config/other/settings":       "fine",
+		"home/.docker/config.json":          "{\"auths\":{}}",
+		"home/.docker/daemon.json":          "{}",
+		"home/.netrc":                       "machine x password SECRET",
+		"outside/keep.txt":                  "keep",
+		"tmp/.keep":                         "",
+		"cache/.keep":                       "",
+	}
+	for name, content := range files {
+		p := filepath.Join(base, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb, err := New(Options{Mode: mode, Root: f.root, Home: f.home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	f.sb = sb
+	if mode != ModeOff && !sb.Support().Confines() {
+		t.Skipf("this machine cannot confine commands: %s", sb.Support().Reason)
+	}
+	return f
+}
+
+// run starts the test binary confined with grants c to perform one action
+// (see act) in the root, and returns what it printed and whether it
+// succeeded.
+func (f *fixture) run(t *testing.T, c Command, action ...string) (Outcome, string, bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], action...)
+	// Under -race a test binary sleeps 1 s at exit unless told not to.
+	cmd.Env = append(os.Environ(), actEnv+"=1", "GORACE=atexit_sleep_ms=0")
+	cmd.Dir = f.root
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	o, err := f.sb.Start(cmd, c)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	err = cmd.Wait()
+	return o, strings.TrimSpace(out.String()), err == nil
+}
+
+func TestConfinedCommand(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, ModeAuto)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	abi := f.sb.Support().Landlock
+	grants := Command{TmpDir: f.tmp}
+	withCache := Command{TmpDir: f.tmp, Caches: []string{f.cache}}
+	withNet := Command{TmpDir: f.tmp, Network: true}
+	otherTmp := filepath.Join(os.TempDir(), fmt.Sprintf("clada-sandbox-test-%d", os.Getpid()))
+	// Cleanups run when the parallel subtests are done.
+	t.Cleanup(func() {
+		if _, err := os.Stat(otherTmp); err == nil {
+			t.Errorf("%s was created outside the TMPDIR", otherTmp)
+			os.Remove(otherTmp)
+		}
+		if got, _ := os.ReadFile(filepath.Join(f.root, ".git", "config")); string(got) != "[core]\n" {
+			t.Errorf(".git/config = %q", got)
+		}
+	})
+	tests := []struct {
+		name   string
+		c      Command
+		action []string
+		want   bool
+		minABI int
+		reason string
+	}{
+		{name: "write in a subdirectory", action: []string{"write", "src/new.txt"}, want: true},
+		{name: "make a directory below the top", action: []string{"mkdir", "src/d"}, want: true},
+		{name: "delete a file below the top", action: []string{"remove", "src/a.txt"}, want: true},
+		{name: "append to a top-level file", action: []string{"append", "top.txt"}, want: true},
+		{name: "create at the top without namespaces", action: []string{"write", "new-top.txt"}, want: false,
+			reason: "without a mount namespace the root itself is not writable, only its entries"},
+		{name: "write a git hook", action: []string{"write", ".git/hooks/pre-commit"}, want: false},
+		{name: "change .git/config", action: []string{"append", ".git/config"}, want: false},
+		{name: "write .clada", action: []string{"write", ".clada/specs.toml"}, want: false},
+		{name: "move a file into .git", action: []string{"rename", "src/b.txt", ".git/b.txt"}, want: false},
+		{name: "write outside the root", action: []string{"write", "../outside/x"}, want: false},
+		{name: "write its TMPDIR", action: []string{"write", "../tmp/x"}, want: true},
+		{name: "write /tmp outside its TMPDIR", action: []string{"write", otherTmp}, want: false},
+		{name: "write /dev/null", action: []string{"append", "/dev/null"}, want: true},
+		{name: "write a granted cache", c: withCache, action: []string{"write", "../cache/x"}, want: true},
+		{name: "write the cache without the grant", action: []string{"write", "../cache/y"}, want: false},
+		{name: "read ~/.ssh", action: []string{"read", "../home/.ssh/id_ed25519"}, want: false},
+		{name: "read ~/.config/gh", action: []string{"read", "../home/.config/gh/hosts.yml"}, want: false},
+		{name: "read ~/.docker/config.json", action: []string{"read", "../home/.docker/config.json"}, want: false},
+		{name: "read ~/.netrc", action: []string{"read", "../home/.netrc"}, want: false},
+		{name: "read another file of home", action: []string{"read", "../home/.bashrc"}, want: true},
+		{name: "read beside ~/.config/gh", action: []string{"read", "../home/.config/other/settings"}, want: true},
+		{name: "read beside ~/.docker/config.json", action: []string{"read", "../home/.docker/daemon.json"}, want: true},
+		{name: "list home", action: []string{"list", "../home"}, want: true},
+		{name: "read outside the root", action: []string{"read", "../outside/keep.txt"}, want: true},
+		{name: "read /etc", action: []string{"read", "/etc/passwd"}, want: true},
+		{name: "connect TCP without the network", action: []string{"connect", l.Addr().String()}, want: false},
+		{name: "connect TCP with the network", c: withNet, action: []string{"connect", l.Addr().String()}, want: true},
+		{name: "Unix socket of its own", action: []string{"unix", "../tmp/s.sock"}, want: true},
+		{name: "io_uring", action: []string{"uring", "-"}, want: false},
+		{name: "signal a process outside", action: []string{"kill", fmt.Sprint(os.Getpid())}, want: false, minABI: 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // each action touches its own files
+			if abi < tt.minABI {
+				t.Skipf("Landlock ABI %d < %d", abi, tt.minABI)
+			}
+			c := tt.c
+			if c.TmpDir == "" {
+				c = grants
+			}
+			o, out, ok := f.run(t, c, tt.action...)
+			if !o.Confined {
+				t.Fatalf("not confined: %s", o.Text)
+			}
+			if ok != tt.want {
+				t.Errorf("%v: succeeded = %v, want %v (%s); it printed %q", tt.action, ok, tt.want, tt.reason, out)
+			}
+			if !ok && !refusal(out) {
+				t.Errorf("%v failed for another reason than a refusal: %q", tt.action, out)
+			}
+		})
+	}
+}
+
+// refusal reports whether an action failed because it was refused: EACCES
+// and EPERM from Landlock, seccomp's EACCES and ENOSYS, EROFS from a
+// read-only mount, EXDEV from a rename across mounts, EBUSY from renaming
+// a mount point.
+func refusal(out string) bool {
+	for _, s := range []string{"permission denied", "operation not permitted", "function not implemented",
+		"read-only file system", "invalid cross-device link", "device or resource busy"} {
+		if strings.Contains(out, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestOutcomeText(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, ModeAuto)
+	sup := f.sb.Support()
+	want := fmt.Sprintf("confined: landlock v%d", sup.Landlock)
+	if sup.Seccomp {
+		want += " + seccomp"
+	}
+	o, _, _ := f.run(t, Command{}, "read", "top.txt")
+	if o.Text != want+", network off" || o.Network || o.Namespace {
+		t.Errorf("outcome %+v, want text %q", o, want+", network off")
+	}
+	o, _, _ = f.run(t, Command{Network: true}, "read", "top.txt")
+	if o.Text != want+", network on" || !o.Network {
+		t.Errorf("outcome %+v, want text %q", o, want+", network on")
+	}
+}
+
+func TestModeOff(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, ModeOff)
+	o, out, ok := f.run(t, Command{}, "read", "../home/.ssh/id_ed25519")
+	if o.Confined || o.Text != "unconfined: sandbox = off" {
+		t.Errorf("outcome %+v", o)
+	}
+	if !ok {
+		t.Errorf("unconfined read failed: %s", out)
+	}
+}
+
+func TestUnsupportedMachine(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []Mode{ModeAuto, ModeRequired} {
+		sb := &Sandbox{mode: mode, root: t.TempDir(), support: Support{Reason: "kernel has no Landlock"}}
+		cmd := exec.Command("true")
+		o, err := sb.Start(cmd, Command{})
+		if o.Confined || o.Text != "unconfined: kernel has no Landlock" {
+			t.Errorf("%s: outcome %+v", mode, o)
+		}
+		switch mode {
+		case ModeAuto:
+			if err != nil {
+				t.Errorf("auto: %v", err)
+			} else if err := cmd.Wait(); err != nil {
+				t.Errorf("auto: the command failed: %v", err)
+			}
+		case ModeRequired:
+			if !errors.Is(err, ErrUnconfined) {
+				t.Errorf("required: err = %v, want ErrUnconfined", err)
+			}
+			if cmd.Process != nil {
+				t.Error("required: the command was started")
+			}
+		}
+	}
+}

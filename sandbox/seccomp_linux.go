@@ -1,0 +1,65 @@
+//go:build linux && (amd64 || arm64)
+
+package sandbox
+
+import (
+	"fmt"
+	"unsafe"
+
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+)
+
+// seccompProgram assembles the seccomp filter every confined command
+// runs under. Calls of another architecture (32-bit compat, x32) kill
+// the process: their numbers differ and would slip past the checks.
+// io_uring_setup, io_uring_enter and io_uring_register fail with ENOSYS,
+// which programs take as "no io_uring" and fall back from: io_uring
+// operations are not seen by this filter. Without the network, socket(2)
+// fails with EACCES for every address family but AF_UNIX.
+// Only amd64 and arm64 have one (seccomp_otherarch.go).
+func seccompProgram(network bool) (prog []bpf.RawInstruction, ok bool, err error) {
+	ins := []bpf.Instruction{
+		bpf.LoadAbsolute{Off: 4, Size: 4}, // seccomp_data.arch
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: seccompArch, SkipTrue: 1},
+		bpf.RetConstant{Val: unix.SECCOMP_RET_KILL_PROCESS},
+		bpf.LoadAbsolute{Off: 0, Size: 4}, // seccomp_data.nr
+	}
+	if seccompX32 {
+		ins = append(ins,
+			bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: 0x40000000, SkipFalse: 1},
+			bpf.RetConstant{Val: unix.SECCOMP_RET_KILL_PROCESS})
+	}
+	for _, nr := range []uint32{unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER} {
+		ins = append(ins,
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: nr, SkipFalse: 1},
+			bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)})
+	}
+	if !network {
+		ins = append(ins,
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_SOCKET, SkipFalse: 4},
+			// The kernel reads the domain as an int: the low 32 bits of
+			// args[0] (little-endian on both architectures).
+			bpf.LoadAbsolute{Off: 16, Size: 4},
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_UNIX, SkipFalse: 1},
+			bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW},
+			bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)})
+	}
+	ins = append(ins, bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW})
+	prog, err = bpf.Assemble(ins)
+	if err != nil {
+		return nil, false, fmt.Errorf("assembling the seccomp filter: %w", err)
+	}
+	return prog, true, nil
+}
+
+// installSeccomp installs prog on the calling thread. The thread must
+// have no_new_privs set (or the filter would need CAP_SYS_ADMIN).
+func installSeccomp(prog []bpf.RawInstruction) error {
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: (*unix.SockFilter)(unsafe.Pointer(&prog[0]))}
+	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog)))
+	if errno != 0 {
+		return fmt.Errorf("seccomp: %w", errno)
+	}
+	return nil
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -135,13 +134,13 @@ func execExit(res runner.Result, cfg runner.Config, stderr io.Writer) int {
 }
 
 // runStreaming runs an allowed verdict with its output passed to stdout
-// and stderr.
+// and stderr as it comes, in chunks: clada holds no more than the
+// runner's buffer of it, however much the command prints.
 func runStreaming(ctx context.Context, v gateway.Verdict, cfg runner.Config, stdout, stderr io.Writer) runner.Result {
+	cfg.Stdout, cfg.Stderr = stdout, stderr
 	res := gateway.RunVerdict(ctx, v, cfg)
-	_, err1 := stdout.Write(res.Stdout)
-	_, err2 := stderr.Write(res.Stderr)
-	if err := errors.Join(err1, err2); err != nil {
-		fmt.Fprintf(stderr, "clada: writing the output: %v\n", err)
+	if res.WriteErr != nil {
+		fmt.Fprintf(stderr, "clada: passing the output on: %v\n", res.WriteErr)
 	}
 	return res
 }

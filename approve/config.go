@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -62,7 +63,11 @@ type Config struct {
 	// ReportBudget is report_budget: how much of each block's output the
 	// report shows; zero fields mean the report's default.
 	ReportBudget Budget
-	Path         string // the file the values came from, "" when there is none
+	// Secrets are secrets: file name patterns added to the built-in list
+	// of files whose reading is asked (gateway.DefaultSecrets); nil adds
+	// none. The built-in ones cannot be removed.
+	Secrets []string
+	Path    string // the file the values came from, "" when there is none
 }
 
 // Budget is a report budget: bytes and lines of a block's output.
@@ -122,10 +127,12 @@ func LoadConfig(root string) (Config, error) {
 			v = sizeValue{&cfg.JobMaxOutput}
 		case "report_budget":
 			v = budgetValue{&cfg.ReportBudget}
+		case "secrets":
+			v = patternsValue{&cfg.Secrets}
 		default:
 			return Config{}, keyError(path, &md, top[name], name, errors.New(
 				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, report_budget, "+
-					"background_after, job_timeout and job_max_output"))
+					"secrets, background_after, job_timeout and job_max_output"))
 		}
 		if err := md.PrimitiveDecode(top[name], v); err != nil {
 			return Config{}, tomlFileError(path, name, err)
@@ -290,6 +297,33 @@ func ParseBudget(s string) (Budget, error) {
 		b.Lines = l
 	}
 	return b, nil
+}
+
+// patternsValue is a list of file name patterns (secrets): strings in
+// path.Match syntax, lower case or not (they match without regard to case).
+type patternsValue struct{ dst *[]string }
+
+func (p patternsValue) UnmarshalTOML(v any) error {
+	list, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("want a list of file name patterns such as [\"*.p12\", \"config/secrets.yml\"], found %s", tomlTypeName(v))
+	}
+	out := make([]string, 0, len(list))
+	for i, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return fmt.Errorf("element %d: want a string, found %s", i+1, tomlTypeName(e))
+		}
+		if s == "" || strings.HasPrefix(s, "/") || strings.Contains(s, `\`) {
+			return fmt.Errorf("element %d: %q is not a pattern relative to the project (write it with /, without a leading /)", i+1, s)
+		}
+		if _, err := path.Match(s, ""); err != nil {
+			return fmt.Errorf("element %d: %q: %v", i+1, s, err)
+		}
+		out = append(out, s)
+	}
+	*p.dst = out
+	return nil
 }
 
 type boolValue struct{ dst *bool }

@@ -54,6 +54,8 @@ hard_blocks = false
 			want: Config{ReportBudget: Budget{Bytes: 20 << 10, Lines: 512}, ApprovalTimeout: time.Minute, HardBlocks: true}},
 		{name: "report budget size and lines", content: `report_budget = "32KiB, 800"`,
 			want: Config{ReportBudget: Budget{Bytes: 32 << 10, Lines: 800}, ApprovalTimeout: time.Minute, HardBlocks: true}},
+		{name: "secrets", content: `secrets = ["*.p12", "config/credentials.yml"]`,
+			want: Config{Secrets: []string{"*.p12", "config/credentials.yml"}, ApprovalTimeout: time.Minute, HardBlocks: true}},
 		{name: "report budget bytes", content: `report_budget = 4096`,
 			want: Config{ReportBudget: Budget{Bytes: 4096, Lines: 102}, ApprovalTimeout: time.Minute, HardBlocks: true}},
 	}
@@ -109,6 +111,10 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "report budget lines word", content: "report_budget = \"10KiB,many\"\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"many"}},
 		{name: "report budget not a size", content: "report_budget = \"big\"\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"10KiB,256"}},
 		{name: "report budget table", content: "report_budget = true\n", wantLine: 1, wantKey: "report_budget", wantText: []string{"bool"}},
+		{name: "secrets not a list", content: "secrets = \"*.p12\"\n", wantLine: 1, wantKey: "secrets", wantText: []string{"list of file name patterns"}},
+		{name: "secrets bad pattern", content: "secrets = [\"[x\"]\n", wantLine: 1, wantKey: "secrets", wantText: []string{`"[x"`}},
+		{name: "secrets absolute", content: "secrets = [\"/etc/x\"]\n", wantLine: 1, wantKey: "secrets", wantText: []string{"relative to the project"}},
+		{name: "secrets number", content: "secrets = [1]\n", wantLine: 1, wantKey: "secrets", wantText: []string{"element 1"}},
 		{name: "bool as string", content: "untrusted = \"yes\"\n", wantLine: 1, wantKey: "untrusted", wantText: []string{"true or false"}},
 	}
 	for _, tt := range tests {

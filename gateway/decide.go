@@ -64,6 +64,9 @@ type Options struct {
 	// NoHardBlocks switches the built-in hard blocks off (config
 	// hard_blocks = false).
 	NoHardBlocks bool
+	// Secrets are file name patterns added to [DefaultSecrets] (config
+	// secrets = [...]); nil adds none.
+	Secrets []string
 }
 
 // Gateway decides commands for one run. It caches symlink resolution
@@ -74,6 +77,7 @@ type Gateway struct {
 	dirs     map[string]bool   // resolved dir attribute → is a directory; cleared with the resolver
 	programs map[string]string // program → its file inside the root, "" when outside; cleared with the resolver
 	git      *gitstate.State   // what git can restore; nil until a command destroys something, cleared with the resolver
+	secrets  []string          // DefaultSecrets and Options.Secrets, lower case
 }
 
 // New returns a Gateway for opts.
@@ -92,7 +96,8 @@ func New(opts Options) (*Gateway, error) {
 	if err != nil {
 		return nil, fmt.Errorf("project root: %w", err)
 	}
-	return &Gateway{opts: opts, resolver: r, dirs: map[string]bool{}, programs: map[string]string{}}, nil
+	return &Gateway{opts: opts, resolver: r, dirs: map[string]bool{}, programs: map[string]string{},
+		secrets: secretPatterns(opts.Secrets)}, nil
 }
 
 // forget drops what the gateway learned about the file system, after a
@@ -232,8 +237,9 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 		sv := g.opts.Specs.Check(argv, absDir, g.resolver)
 		switch sv.Outcome {
 		case specs.Allow:
-			return g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
+			v := g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
 				Exec: sv.Exec, Env: sv.Env, Dir: absDir, Missing: sv.Missing}, argv, sv.Destroys)
+			return g.secret(v, sv.Paths)
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
 		case specs.Ask:

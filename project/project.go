@@ -182,7 +182,7 @@ func (p *Project) Gateway() (*gateway.Gateway, error) {
 		return nil, hint(err, "fix the file; clada never rewrites it")
 	}
 	return gateway.New(gateway.Options{Root: p.Root, Base: p.Base, Specs: p.Specs, Commands: p.Commands,
-		Untrusted: p.untrusted || p.Config.Untrusted, NoHardBlocks: !p.Config.HardBlocks})
+		Untrusted: p.untrusted || p.Config.Untrusted, NoHardBlocks: !p.Config.HardBlocks, Secrets: p.Config.Secrets})
 }
 
 // Where says which root and how it was found (how as [Locate] returns

@@ -90,10 +90,13 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 	if derr != nil {
 		return denyVerdict(derr)
 	}
+	var touched []Path // every path the command opens, for Verdict.Paths
 	for _, fp := range p.flagPaths {
-		if _, err := r.Confine(dir, fp.arg, fp.write); err != nil {
+		res, err := r.Confine(dir, fp.arg, fp.write)
+		if err != nil {
 			return denyErr(err)
 		}
+		touched = append(touched, Path{fp.arg, res})
 	}
 	ops := p.operands
 	npos := sp.positionals
@@ -130,6 +133,7 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 		if err != nil {
 			return denyErr(err)
 		}
+		touched = append(touched, Path{a, res})
 		// cp a b dir/ writes dir/a and dir/b: check them too, so that a
 		// symlink dir/a -> .git/config is not written through.
 		if sp.targetDir && write && i == last {
@@ -165,7 +169,7 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 	exec = append(exec, argv[0])
 	exec = append(exec, sp.harden...)
 	exec = append(exec, argv[1:]...)
-	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " fits its spec", Exec: exec, Destroys: sp.destroyed(p, paths, dir, r)}
+	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " fits its spec", Exec: exec, Destroys: sp.destroyed(p, paths, dir, r), Paths: touched}
 }
 
 // baseName is the last element of a path as cp and mv use it ("a/b/" is b).

@@ -28,8 +28,9 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	default:
 		return Verdict{Outcome: Deny, Rule: Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice}
 	}
-	if v, bad := confineGit(gv, dir, r); bad {
-		return v
+	confined, bad := confineGit(gv, dir, r)
+	if bad {
+		return confined
 	}
 	if file, from := s.gitConfig(r); file != "" {
 		return gitIncludeAsk(r, file, from)
@@ -52,17 +53,19 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	if gv.Subcommand != "" {
 		reason = "git " + gv.Subcommand + " is allowed by clada's git rules"
 	}
-	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: env, Missing: missing}
+	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: env, Missing: missing, Paths: confined.Paths}
 }
 
 // confineGit confines the paths git reads (gv.Paths) and writes
-// (gv.Writes); bad is true with a deny verdict when one leaves the root or
-// a written one is protected.
+// (gv.Writes), and returns them in v.Paths; bad is true with a deny
+// verdict when one leaves the root or a written one is protected.
 func confineGit(gv gitrules.Verdict, dir string, r *Resolver) (v Verdict, bad bool) {
 	for _, p := range gv.Paths {
-		if _, err := r.Resolve(dir, p); err != nil {
+		res, err := r.Resolve(dir, p)
+		if err != nil {
 			return denyErr(err), true
 		}
+		v.Paths = append(v.Paths, Path{p, res})
 	}
 	for _, p := range gv.Writes {
 		res, err := r.Confine(dir, p, true)
@@ -72,8 +75,9 @@ func confineGit(gv gitrules.Verdict, dir string, r *Resolver) (v Verdict, bad bo
 		if err := patchTargets(p, res); err != nil {
 			return denyErr(err), true
 		}
+		v.Paths = append(v.Paths, Path{p, res})
 	}
-	return Verdict{}, false
+	return v, false
 }
 
 // Command returns what runs for argv once program (argv[0] resolved to an

@@ -55,6 +55,9 @@ type Verdict struct {
 	Advice string   // what to do instead
 	Exec   []string // Allow only: LookPath-resolved absolute program and the final arguments
 	Env    []string // Allow only: extra environment entries ("K=V"); nil when none
+	// Paths are the paths the command opens, as written and resolved,
+	// on Allow (the gateway asks about secrets among them); nil when none.
+	Paths []Path
 	// Missing is set on Allow when the program is not installed here
 	// ("`rg` is not installed here (not found in PATH)"); Exec[0] is then
 	// the bare name. The decision stands: being installed is a fact
@@ -71,6 +74,12 @@ type Verdict struct {
 	// deletes or replaces (rm, mv or cp onto a file, sed -i); the caller
 	// decides whether git can restore them. nil when none.
 	Destroys []Destroyed
+}
+
+// Path is one path argument of an allowed command.
+type Path struct {
+	Arg      string // as written
+	Resolved string // absolute, symlinks resolved
 }
 
 // RuleCode returns the stable rule code.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/clada/clada/approve"
@@ -94,9 +93,20 @@ func screenCandidates(w string, depth int) []string {
 	return out
 }
 
-// subcommandRE is a word that reads as a subcommand (go test, npm run,
-// git commit, make build), never as a path, an option or a value.
-var subcommandRE = regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`)
+// isSubcommand reports whether w reads as a subcommand (go test, npm run,
+// git commit, make build), never as a path, an option or a value: a
+// lower-case letter, then lower-case letters, digits, "_", ":" and "-".
+func isSubcommand(w string) bool {
+	if w == "" || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(w); i++ {
+		if c := w[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == ':' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // prefixFor returns the program-and-subcommand prefix pattern that the
 // prompt offers besides the exact command (`go test ./...` → `go test *`),
@@ -108,7 +118,7 @@ var subcommandRE = regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`)
 func (g *Gateway) prefixFor(r *Result) string {
 	argv := r.Argv
 	if len(argv) < 2 || strings.ContainsAny(argv[0], `/\`) || specs.RunsPrograms(argv[0]) ||
-		!subcommandRE.MatchString(argv[1]) || len(r.Lost) > 0 || r.Rule == RulePatternWord {
+		!isSubcommand(argv[1]) || len(r.Lost) > 0 || r.Rule == RulePatternWord {
 		return ""
 	}
 	dir := r.Dir

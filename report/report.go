@@ -1,7 +1,9 @@
 package report
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -54,6 +56,10 @@ type Options struct {
 	// (../.clada/out/3/1.stdout from sub/). JSON's stdout_file and
 	// stderr_file stay relative to the root.
 	Base string
+	// CapSetting is the config.toml key of the output cap, named when a
+	// command is killed at the cap; "" is max_output (clada mcp's
+	// commands have job_max_output).
+	CapSetting string
 }
 
 // Reporter writes one report. It is not safe for concurrent use.
@@ -65,6 +71,7 @@ type Reporter struct {
 	docBudget int
 	docLeft   int // bytes of output the rest of the report may show
 	base      string
+	capSet    string
 	err       error
 	buf       []byte // reused for each text block
 }
@@ -72,7 +79,10 @@ type Reporter struct {
 // New returns a Reporter writing format to w.
 func New(w io.Writer, format Format, o Options) *Reporter {
 	r := &Reporter{w: w, format: format, dryRun: o.DryRun, budget: o.Budget, docBudget: o.DocBudget,
-		base: strings.Trim(o.Base, "/")}
+		base: strings.Trim(o.Base, "/"), capSet: o.CapSetting}
+	if r.capSet == "" {
+		r.capSet = "max_output"
+	}
 	if r.budget.Bytes <= 0 {
 		r.budget.Bytes = output.DefaultBudget.Bytes
 	}
@@ -84,6 +94,14 @@ func New(w io.Writer, format Format, o Options) *Reporter {
 	}
 	r.docLeft = r.docBudget
 	return r
+}
+
+// raise says how to raise the output cap.
+func (r *Reporter) raise() string {
+	if r.capSet == "max_output" {
+		return "--max-output or max_output"
+	}
+	return r.capSet
 }
 
 // Err returns the first write error.
@@ -324,6 +342,7 @@ type blockOut struct {
 	NotApproved string   `json:"not_approved,omitempty"`
 	Skip        string   `json:"skipped_because,omitempty"`
 	ApprovedBy  string   `json:"approved_by,omitempty"`
+	Missing     string   `json:"missing,omitempty"` // the program is not installed here (gateway.Verdict.Missing)
 	Wrote       string   `json:"wrote,omitempty"`
 	// Set when the command ran.
 	Outcome    string `json:"outcome,omitempty"`
@@ -383,7 +402,8 @@ func (r *Reporter) blockJSON(b *gateway.Result) blockOut {
 	o := blockOut{Type: "block", Index: b.Index + 1, Source: b.Source, Line: b.Line, Group: b.Group,
 		Command: b.Command, Argv: b.Argv, Exec: b.Exec, Dir: dirAttr(b), Decision: string(b.Decision),
 		Rule: b.Rule, Word: b.Word, WordLine: b.WordLine, Col: b.Col, Reason: b.Reason, Advice: b.Advice,
-		Status: string(b.Status), NotApproved: b.NotApproved, Skip: b.Skip, ApprovedBy: b.ApprovedBy, Wrote: b.Wrote}
+		Status: string(b.Status), NotApproved: b.NotApproved, Skip: b.Skip, ApprovedBy: b.ApprovedBy, Wrote: b.Wrote,
+		Missing: b.Missing}
 	if o.Argv == nil {
 		o.Argv = []string{}
 	}
@@ -494,6 +514,12 @@ func (r *Reporter) textBlock(b *gateway.Result) {
 		if b.Decision != gateway.Allow {
 			buf = doInstead(buf)
 		}
+		if b.Missing != "" && b.Decision != gateway.Deny {
+			// A fact about this machine, not part of the decision.
+			buf = append(buf, "    note: "...)
+			buf = append(buf, visible(b.Missing)...)
+			buf = append(buf, "; running it here reports exit 127\n"...)
+		}
 	case gateway.StatusDenied:
 		buf = doInstead(line(buf, "denied, not run"))
 	case gateway.StatusNotApproved:
@@ -519,6 +545,8 @@ func (r *Reporter) textRun(b *gateway.Result) {
 		by = "approved by the person (" + b.ApprovedBy + ")"
 	case "trust-all":
 		by = "approved by --trust-all"
+	case gateway.ApprovedNotInstalled:
+		by = "not run, nobody asked (rule " + b.Rule + "): " + visible(b.Reason)
 	}
 	dur := res.Duration.Round(time.Millisecond).Milliseconds()
 	switch res.Status {
@@ -531,10 +559,16 @@ func (r *Reporter) textRun(b *gateway.Result) {
 	case runner.StatusSignaled:
 		r.printf("    killed by %s · %d ms · %s\n", res.Signal, dur, by)
 	case runner.StatusCanceled:
-		r.printf("    interrupted (Ctrl-C) after %d ms and killed with its child processes · %s\n", dur, by)
+		// Ctrl-C cancels without a cause of its own; clada mcp's kill
+		// tool and shutdown give one, which says who stopped it.
+		why := "interrupted (Ctrl-C)"
+		if res.Err != nil && !errors.Is(res.Err, context.Canceled) {
+			why = "stopped (" + res.Err.Error() + ")"
+		}
+		r.printf("    %s after %d ms and killed with its child processes · %s\n", why, dur, by)
 	case runner.StatusTruncated:
-		r.printf("    killed at the output cap: it printed more than %s (max_output) and was stopped after %d ms · %s\n",
-			sizeText(res.MaxOutput), dur, by)
+		r.printf("    killed at the output cap: it printed more than %s (%s) and was stopped after %d ms · %s\n",
+			sizeText(res.MaxOutput), r.capSet, dur, by)
 	default:
 		r.printf("    %s · %d ms · %s\n", res.Status, dur, by)
 	}
@@ -553,8 +587,8 @@ func (r *Reporter) textRun(b *gateway.Result) {
 		r.textStream(stderr)
 	}
 	if res.Truncated {
-		r.printf("    the first %s were kept and %s read past the cap were dropped; to keep more, raise --max-output or max_output in .clada/config.toml\n",
-			sizeText(res.MaxOutput), count(res.Dropped, "byte"))
+		r.printf("    the first %s were kept and %s read past the cap were dropped; to keep more, raise %s in .clada/config.toml\n",
+			sizeText(res.MaxOutput), count(res.Dropped, "byte"), r.raise())
 	}
 }
 

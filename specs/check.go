@@ -42,6 +42,7 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	if v.Outcome != Allow {
 		return v
 	}
+	v.Network, v.Caches, v.CacheQuery = sp.network, sp.caches, sp.cacheQuery
 	prog, err := s.LookPath(name)
 	if err != nil {
 		return Verdict{Outcome: Deny, Rule: RuleNotFound, Arg: name, Reason: fmt.Sprintf("%s is not installed: %v", name, err), Advice: "use another program, or ask the person to install " + name}

@@ -117,6 +117,9 @@ type fileSpec struct {
 	NumberOption     tomlBool    `toml:"number_option"`
 	ShortValues      ShortValues `toml:"short_values"`
 	Harden           tomlStrings `toml:"harden"`
+	Network          tomlBool    `toml:"network"`
+	Caches           tomlStrings `toml:"caches"`
+	CacheQuery       tomlStrings `toml:"cache_query"`
 	WalkTarget       tomlStrings `toml:"walk_target"`
 	Clusters         *tomlBool   `toml:"clusters"`
 	Permute          *tomlBool   `toml:"permute"`
@@ -262,6 +265,9 @@ type spec struct {
 	numberOption     bool
 	shortValues      ShortValues
 	harden           []string
+	network          bool     // the command gets the network under the sandbox
+	caches           []string // directories it may write under the sandbox, as written (~/…, $NAME/…, /…)
+	cacheQuery       []string // arguments to the program that print more of them, one per line
 	walkTarget       []string // flags that make the copy recursive (cp -r)
 	clusters         bool     // short flags combine (-la); false: every word is one flag (xxd)
 	permute          bool     // flags may follow operands; false: the first operand ends the flags (xxd)
@@ -521,6 +527,28 @@ func lineOf(data []byte, name, field string) int {
 	return header + 1
 }
 
+// validCache reports whether a caches entry has one of the forms the
+// sandbox expands: an absolute path, ~/PATH (the home directory), or
+// $NAME or $NAME/PATH (an environment variable).
+func validCache(c string) bool {
+	switch {
+	case strings.HasPrefix(c, "/"), strings.HasPrefix(c, "~/") && len(c) > 2:
+		return true
+	case strings.HasPrefix(c, "$"):
+		name, _, _ := strings.Cut(c[1:], "/")
+		if name == "" {
+			return false
+		}
+		for _, r := range name {
+			if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
 	field := func(f string) string { return "commands." + name + "." + f }
 	bad := func(f, format string, args ...any) *SpecError {
@@ -542,10 +570,21 @@ func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
 		patternFlags: map[string]bool{}, maxPaths: -1, exactPaths: -1,
 		writes: in.Writes, targetDir: bool(in.TargetDir), numberOption: bool(in.NumberOption),
 		shortValues: in.ShortValues, harden: in.Harden, allow: in.Allow, deny: in.Deny,
+		network: bool(in.Network), caches: in.Caches, cacheQuery: in.CacheQuery,
 		clusters: in.Clusters == nil || bool(*in.Clusters), permute: in.Permute == nil || bool(*in.Permute),
 	}
 	if sp.writes == "" {
 		sp.writes = WritesNone
+	}
+	for _, c := range sp.caches {
+		if !validCache(c) {
+			return nil, bad("caches", "%q must be an absolute path, ~/PATH or $NAME[/PATH]", c)
+		}
+	}
+	for _, a := range sp.cacheQuery {
+		if a == "" || strings.ContainsRune(a, 0) {
+			return nil, bad("cache_query", "arguments must be non-empty words")
+		}
 	}
 	if sp.shortValues == "" {
 		sp.shortValues = ShortAttached
@@ -801,6 +840,15 @@ func (sp *spec) print(b *strings.Builder) {
 	}
 	if len(sp.harden) > 0 {
 		fmt.Fprintf(b, "  always runs with: %s\n", strings.Join(sp.harden, " "))
+	}
+	if sp.network {
+		b.WriteString("  network: granted under the sandbox\n")
+	}
+	if len(sp.caches) > 0 {
+		fmt.Fprintf(b, "  caches (writable under the sandbox): %s\n", strings.Join(sp.caches, " "))
+	}
+	if len(sp.cacheQuery) > 0 {
+		fmt.Fprintf(b, "  more caches: the lines `%s %s` prints\n", sp.name, strings.Join(sp.cacheQuery, " "))
 	}
 	for _, ex := range sp.allow {
 		fmt.Fprintf(b, "  allow: %s\n", ex)

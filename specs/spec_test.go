@@ -45,6 +45,10 @@ func TestLoadErrors(t *testing.T) {
 		{"wrapper", "[commands.env]\nmax_paths = 1\n", 1, "commands.env."},
 		{"hard-blocked", "[commands.sudo]\n", 1, "commands.sudo."},
 		{"path name", "[commands.\"./x\"]\n", 1, "commands../x."},
+		{"relative cache", "[commands.x]\ncaches = [\"cache\"]\n", 2, "commands.x.caches"},
+		{"cache in a bad variable", "[commands.x]\ncaches = [\"$A-B/c\"]\n", 2, "commands.x.caches"},
+		{"network not a bool", "[commands.x]\nnetwork = \"yes\"\n", 2, "commands.x.network"},
+		{"empty cache query word", "[commands.x]\ncache_query = [\"env\", \"\"]\n", 2, "commands.x.cache_query"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -274,6 +278,52 @@ func TestLoadErrorMessages(t *testing.T) {
 		_, err := LoadFile(p)
 		if err == nil || !strings.HasPrefix(err.Error(), p+tt.want) {
 			t.Errorf("LoadFile(%q) = %v, want prefix %q", tt.content, err, p+tt.want)
+		}
+	}
+}
+
+// A spec's sandbox grants (network, caches, cache_query) reach the
+// verdicts that allow its commands, and `clada specs` shows them.
+func TestSandboxGrants(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeUserSpecs(t, root, `[commands.cat]
+description = "cat with the network, for the test"
+network = true
+caches = ["~/.cache/cat", "$CAT_CACHE/x", "/var/cache/cat"]
+cache_query = ["--cache-dirs"]
+max_paths = 1
+`)
+	set, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewResolver(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := set.Check([]string{"cat"}, root, r)
+	if v.Outcome != Allow {
+		t.Fatalf("cat: %v %s", v.Outcome, v.Reason)
+	}
+	if !v.Network || !slices.Equal(v.Caches, []string{"~/.cache/cat", "$CAT_CACHE/x", "/var/cache/cat"}) ||
+		!slices.Equal(v.CacheQuery, []string{"--cache-dirs"}) {
+		t.Errorf("verdict grants: network %v, caches %q, query %q", v.Network, v.Caches, v.CacheQuery)
+	}
+	if d := set.Check([]string{"cat", "a", "b"}, root, r); d.Outcome != Deny || d.Network || d.Caches != nil {
+		t.Errorf("a denied command carries grants: %+v", d)
+	}
+	if v := set.Check([]string{"head", "-n", "1"}, root, r); v.Outcome != Allow || v.Network || v.Caches != nil {
+		t.Errorf("head (no grants): %+v", v)
+	}
+	var b strings.Builder
+	if err := set.Print(&b, "cat"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"network: granted under the sandbox", "caches (writable under the sandbox): ~/.cache/cat $CAT_CACHE/x /var/cache/cat",
+		"more caches: the lines `cat --cache-dirs` prints"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("clada specs cat does not say %q:\n%s", want, b.String())
 		}
 	}
 }

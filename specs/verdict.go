@@ -55,6 +55,13 @@ type Verdict struct {
 	Advice string   // what to do instead
 	Exec   []string // Allow only: LookPath-resolved absolute program and the final arguments
 	Env    []string // Allow only: extra environment entries ("K=V"); nil when none
+	// Network, Caches and CacheQuery are what the spec grants the
+	// command under the sandbox (network, caches, cache_query of the
+	// spec's TOML): the network, directories it may write, and arguments
+	// to the program that print more of them. Set for Allow and Ask.
+	Network    bool
+	Caches     []string
+	CacheQuery []string
 }
 
 // RuleCode returns the stable rule code.

@@ -46,11 +46,15 @@ type Verdict struct {
 	Advice     string   // what the model should do instead; "" for Allow
 	Subcommand string   // e.g. "log", "stash list"; "" when none was given
 	Paths      []string // arguments git may open as files, for the caller to confine to the project root; nil when none
-	// Writes are files or directories git writes (an asked git
-	// format-patch -o DIR, git archive --output=FILE), for the caller to
-	// confine as written; nil when none. Paths and Writes are set for Ask
-	// too: an asked command may still not read or write outside the root.
+	// Writes are files or directories git writes (git format-patch -o DIR,
+	// an asked git archive --output=FILE), for the caller to confine as
+	// written; nil when none. Paths and Writes are set for Ask too: an
+	// asked command may still not read or write outside the root.
 	Writes []string
+	// Config, when set, says which configuration values the command
+	// prints; the caller asks when they may hold credentials (see
+	// [ConfigRead]). nil for commands that print none.
+	Config *ConfigRead
 }
 
 // Err returns the verdict as a *[DeniedError] for Deny and Ask, nil for Allow.
@@ -171,8 +175,8 @@ func Check(args []string) Verdict {
 		return Verdict{Outcome: Allow}
 	}
 	sub, rest := args[i], args[i+1:]
-	if sub == "stash" {
-		return checkStash(rest)
+	if d, ok := dispatch[sub]; ok {
+		return d(rest)
 	}
 	t, ok := tables[sub]
 	if !ok {
@@ -191,15 +195,38 @@ func askScreened(sub string, rest []string) Verdict {
 	return v
 }
 
-func askSubcommand(sub string) Verdict {
-	return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: sub, Subcommand: sub,
-		Reason: fmt.Sprintf("git %s is not in clada's read-only git table", sub),
-		Advice: "the person at the terminal is asked; read-only git needs no approval: status, diff, log, show, branch, ls-files, rev-parse, blame, stash list, stash show"}
+// network lists subcommands that contact other machines, for the reason of
+// their Ask.
+var network = map[string]bool{
+	"clone": true, "fetch": true, "ls-remote": true, "pull": true, "push": true,
+	"request-pull": true, "send-email": true, "submodule": true,
 }
 
-// checkStash handles "git stash ...": list and show are read-only, forms that
-// create a stash are Ask (like commit), forms that apply or destroy stashes
-// are Deny.
+func askSubcommand(sub string) Verdict {
+	reason := fmt.Sprintf("git %s is not in clada's read-only git table", sub)
+	if network[sub] {
+		reason = fmt.Sprintf("git %s contacts the network", sub)
+	}
+	return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: sub, Subcommand: sub,
+		Reason: reason,
+		Advice: "the person at the terminal is asked; read-only git needs no approval: status, diff, log, show, grep, blame, branch, tag, shortlog, describe, ls-files, ls-tree, rev-parse, rev-list, cat-file, for-each-ref, reflog, stash list/show, config --get/--list, remote -v …"}
+}
+
+// askForm is the Ask of a form of sub that changes the repository
+// (stash pop, reflog expire, remote add), with rest, the words after it,
+// screened by [screenPrograms] like every asked subcommand.
+func askForm(sub, word string, rest []string, what, readOnly string) Verdict {
+	v := Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: word, Subcommand: sub + " " + word,
+		Reason: fmt.Sprintf("git %s %s %s", sub, word, what),
+		Advice: "the person at the terminal is asked; allowed without asking: " + readOnly}
+	if d := screenPrograms(sub, rest, &v); d != nil {
+		return *d
+	}
+	return v
+}
+
+// checkStash handles "git stash ...": list and show are read-only; every
+// other form creates, applies or deletes stashes and is Ask.
 func checkStash(args []string) Verdict {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		// "git stash" and "git stash -m msg" mean "git stash push".
@@ -215,23 +242,80 @@ func checkStash(args []string) Verdict {
 	case "show":
 		return stashShowTable().check(args[1:])
 	case "apply", "branch", "clear", "drop", "pop":
-		return Verdict{Outcome: Deny, Rule: RuleGitSubcommand, Arg: w, Subcommand: "stash " + w,
-			Reason: fmt.Sprintf("git stash %s changes the working tree or deletes stashes", w),
-			Advice: "only git stash list and git stash show are allowed; leave applying or dropping stashes to the person"}
+		return askForm("stash", w, args[1:], "changes the working tree or deletes stashes", "git stash list, git stash show")
 	default:
 		return askScreened("stash "+w, args[1:])
 	}
 }
 
-// isValueWordOption reports whether a separate value word looks like an
-// option. Such values are denied so a value-taking flag can never hide an
-// option from the screening.
-func isValueWordOption(w string) bool { return strings.HasPrefix(w, "-") }
+// hidesOption reports whether w, a separate value word, would be a denied
+// or asking option of t if git read it as an option. git takes the next
+// word as the value of an option that needs one, whatever it looks like
+// (git for-each-ref --sort -committerdate), but screening the word both
+// ways means a mistake in a table (a value option that is really a bool)
+// can never let an option through. A word that is not an option of t, or
+// an allowed one, is harmless either way.
+func (t *table) hidesOption(w string) bool {
+	if !strings.HasPrefix(w, "-") || w == "-" {
+		return false
+	}
+	if strings.HasPrefix(w, "--") {
+		name, _, _ := strings.Cut(w[2:], "=")
+		if name == "help" {
+			return true
+		}
+		_, o, ok, matches := t.lookupLong(name)
+		if !ok {
+			// Unknown: git would fail. Ambiguous: git would fail, but an
+			// abbreviation that could be a denied option is not waved through.
+			for _, m := range matches {
+				if r, _ := t.resolve(m); r.kind == kDeny || r.ask != "" {
+					return true
+				}
+			}
+			return false
+		}
+		return o.kind == kDeny || o.ask != ""
+	}
+	// git parses a whole cluster before it acts, so one unknown letter
+	// makes the whole word an error.
+	bad := false
+	for j := 1; j < len(w); j++ {
+		o, ok := t.short[w[j]]
+		switch {
+		case !ok:
+			return false
+		case o.kind == kDeny || o.ask != "":
+			bad = true
+		}
+		if o.kind != kBool {
+			break // the rest of the word is the value
+		}
+	}
+	return bad
+}
+
+// state is what [table.check] learned from the arguments, for a table's
+// finish hook.
+type state struct {
+	long        map[string]bool // long options given, by full name (negations as "no-x")
+	short       map[byte]bool   // short options given
+	positionals []string        // positional words (patterns, revisions, paths)
+	paths       []string        // values of kPath options (and the file of -L)
+	writes      []string        // values of kOutPath options
+	ask         *opt            // the first option that asks
+	askArg      string          // the word it came in
+}
+
+// has reports whether the long option name or the short option c was given
+// (c 0: none).
+func (s *state) has(name string, c byte) bool {
+	return s.long[name] || (c != 0 && s.short[c])
+}
 
 // check screens the arguments after the subcommand word.
 func (t *table) check(args []string) Verdict {
-	var paths, positionals []string
-	listMode := false
+	st := &state{long: map[string]bool{}, short: map[byte]bool{}}
 	deny := func(rule Rule, arg, reason, advice string) Verdict {
 		return Verdict{Outcome: Deny, Rule: rule, Arg: arg, Subcommand: t.name, Reason: reason, Advice: advice}
 	}
@@ -249,12 +333,17 @@ func (t *table) check(args []string) Verdict {
 		}
 		*i++
 		w := args[*i]
-		if isValueWordOption(w) {
+		if t.hidesOption(w) {
 			v := deny(RuleGitOption, w, fmt.Sprintf("the value %q of %s looks like an option", w, shown),
 				fmt.Sprintf("attach the value: %s=<value> (or %s<value> for a short option)", shown, shown))
 			return "", &v
 		}
 		return w, nil
+	}
+	asked := func(o opt, a string) {
+		if o.ask != "" && st.ask == nil {
+			st.ask, st.askArg = &o, a
+		}
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -268,16 +357,19 @@ func (t *table) check(args []string) Verdict {
 				if a == "--end-of-options" && r == "--" {
 					continue
 				}
-				positionals = append(positionals, r)
+				st.positionals = append(st.positionals, r)
 			}
 			break
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
-			positionals = append(positionals, a)
+			st.positionals = append(st.positionals, a)
 			continue
 		}
 		if strings.HasPrefix(a, "--") {
 			name, val, hasEq := strings.Cut(a[2:], "=")
+			if name == "help" {
+				return helpVerdict(t.name, a)
+			}
 			full, o, ok, matches := t.lookupLong(name)
 			if !ok {
 				if len(matches) > 1 {
@@ -295,6 +387,8 @@ func (t *table) check(args []string) Verdict {
 			if full != name {
 				shown = fmt.Sprintf("--%s (abbreviating --%s)", name, full)
 			}
+			st.long[full] = true
+			asked(o, a)
 			switch o.kind {
 			case kDeny:
 				return deny(RuleGitOption, a, shown+" "+o.reason, o.advice)
@@ -303,15 +397,16 @@ func (t *table) check(args []string) Verdict {
 					return deny(RuleGitOption, a, shown+" takes no value", "write --"+full+" without =")
 				}
 			case kOptional:
-			case kValue, kPath, kLineRange:
+			case kValue, kPath, kLineRange, kOutPath:
 				w, bad := value(&i, val, hasEq, o.lastArgDefault, a, "--"+full)
 				if bad != nil {
 					return *bad
 				}
-				paths = appendValuePath(paths, o.kind, w)
-			}
-			if t == branchTable() && listModeLong[full] {
-				listMode = true
+				if o.name && strings.ContainsAny(w, `/\`) {
+					return deny(RuleGitOption, a, fmt.Sprintf("the value %q of --%s goes into file names and may not contain a path separator", w, full),
+						"give a value without / (the files are written into -o DIR)")
+				}
+				st.addValue(o.kind, w)
 			}
 			continue
 		}
@@ -322,6 +417,10 @@ func (t *table) check(args []string) Verdict {
 			c := a[j]
 			o, ok := t.short[c]
 			if !ok {
+				if c == 'h' && len(a) == 2 {
+					// Every git subcommand prints its usage for -h.
+					return Verdict{Outcome: Allow, Subcommand: t.name}
+				}
 				return deny(RuleGitOption, a, fmt.Sprintf("-%c is not a git %s option clada allows", c, t.name),
 					"allowed "+t.name+" options include "+t.advice)
 			}
@@ -329,9 +428,8 @@ func (t *table) check(args []string) Verdict {
 			if o.kind == kDeny {
 				return deny(RuleGitOption, a, shown+" "+o.reason, o.advice)
 			}
-			if c == 'l' && t == branchTable() {
-				listMode = true
-			}
+			st.short[c] = true
+			asked(o, a)
 			if o.kind == kBool {
 				continue
 			}
@@ -341,41 +439,78 @@ func (t *table) check(args []string) Verdict {
 				if bad != nil {
 					return *bad
 				}
-				paths = appendValuePath(paths, o.kind, w)
+				if o.name && strings.ContainsAny(w, `/\`) {
+					return deny(RuleGitOption, a, fmt.Sprintf("the value %q of %s goes into file names and may not contain a path separator", w, shown),
+						"give a value without / (the files are written into -o DIR)")
+				}
+				st.addValue(o.kind, w)
 			}
 			break // the rest of the word was the value
 		}
 	}
-	if t.positionals == posPatterns {
-		if len(positionals) > 0 && !listMode {
-			return deny(RuleGitSubcommand, positionals[0],
-				fmt.Sprintf("git branch %s creates a branch", positionals[0]),
-				"list branches matching a pattern with git branch --list <pattern>; creating a branch needs the person's approval")
+	if t.finish != nil {
+		if v := t.finish(st); v != nil {
+			v.Subcommand = t.name
+			if v.Outcome == Ask {
+				// An asked command may still not read or write outside the root.
+				v.Paths, v.Writes = st.paths, st.writes
+			}
+			return *v
 		}
-		return Verdict{Outcome: Allow, Subcommand: t.name, Paths: paths}
 	}
-	paths = append(paths, positionals...)
-	return Verdict{Outcome: Allow, Subcommand: t.name, Paths: paths}
+	if st.ask != nil {
+		return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: st.askArg, Subcommand: t.name,
+			Reason: fmt.Sprintf("git %s %s %s", t.name, st.askArg, st.ask.ask),
+			Advice: "the person at the terminal is asked; " + t.readAdvice(),
+			Paths:  st.paths, Writes: st.writes}
+	}
+	paths := st.paths
+	switch t.positionals {
+	case posPatterns:
+	case posGrep:
+		pos := st.positionals
+		if !st.has("", 'e') && !st.has("", 'f') && len(pos) > 0 {
+			pos = pos[1:] // the pattern
+		}
+		for _, w := range pos {
+			if w != "(" && w != ")" {
+				paths = append(paths, w)
+			}
+		}
+	default:
+		paths = append(paths, st.positionals...)
+	}
+	return Verdict{Outcome: Allow, Subcommand: t.name, Paths: paths, Writes: st.writes}
 }
 
-// listModeLong are branch options that make git branch list (so positional
-// words are patterns, not names of branches to create).
-var listModeLong = map[string]bool{
-	"contains": true, "list": true, "merged": true, "no-contains": true,
-	"no-merged": true, "points-at": true,
-}
-
-func appendValuePath(paths []string, k kind, w string) []string {
+func (s *state) addValue(k kind, w string) {
 	switch k {
 	case kPath:
-		return append(paths, w)
+		s.paths = append(s.paths, w)
+	case kOutPath:
+		s.writes = append(s.writes, w)
 	case kLineRange:
 		// <start>,<end>:<file> or :<funcname>:<file>
 		if i := strings.LastIndexByte(w, ':'); i >= 0 {
-			return append(paths, w[i+1:])
+			s.paths = append(s.paths, w[i+1:])
 		}
 	}
-	return paths
+}
+
+// helpVerdict is the verdict for --help after a subcommand: git opens the
+// manual with man or a browser, as configured.
+func helpVerdict(sub, arg string) Verdict {
+	return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: arg, Subcommand: sub,
+		Reason: fmt.Sprintf("git %s %s opens the manual with man or a browser", sub, arg),
+		Advice: fmt.Sprintf("git %s -h prints a summary of the options without asking", sub)}
+}
+
+// readAdvice names the read-only forms of t for an Ask's advice.
+func (t *table) readAdvice() string {
+	if t.readOnly != "" {
+		return "allowed without asking: " + t.readOnly
+	}
+	return "allowed " + t.name + " options include " + t.advice
 }
 
 func allDigits(s string) bool {

@@ -83,7 +83,6 @@ var checkCases = []checkCase{
 	{name: "commit asks", in: "commit -m x", want: Ask, rule: RuleGitSubcommand, arg: "commit", sub: "commit"},
 	{name: "push asks", in: "push", want: Ask, rule: RuleGitSubcommand, arg: "push", sub: "push"},
 	{name: "checkout asks", in: "checkout main", want: Ask, rule: RuleGitSubcommand, arg: "checkout", sub: "checkout"},
-	{name: "grep asks", in: "grep -n foo", want: Ask, rule: RuleGitSubcommand, arg: "grep", sub: "grep"},
 	{name: "fetch asks", in: "fetch origin", want: Ask, rule: RuleGitSubcommand, arg: "fetch", sub: "fetch"},
 
 	// Options that run programs are denied on asked subcommands too: a
@@ -116,9 +115,9 @@ var checkCases = []checkCase{
 	{name: "archive exec", in: "archive --remote=r --exec=x HEAD", want: Deny, rule: RuleGitOption, arg: "--exec=x", sub: "archive"},
 	{name: "archive output is a write path", in: "archive -o out.tar HEAD", want: Ask, rule: RuleGitSubcommand, arg: "archive", sub: "archive", writes: []string{"out.tar"}},
 	{name: "archive output long", in: "archive --output=/tmp/x.tar HEAD", want: Ask, rule: RuleGitSubcommand, arg: "archive", sub: "archive", writes: []string{"/tmp/x.tar"}},
-	{name: "format-patch output directory", in: "format-patch -o ../out HEAD~1", want: Ask, rule: RuleGitSubcommand, arg: "format-patch", sub: "format-patch", writes: []string{"../out"}},
-	{name: "format-patch output directory attached", in: "format-patch -o/tmp HEAD~1", want: Ask, rule: RuleGitSubcommand, arg: "format-patch", sub: "format-patch", writes: []string{"/tmp"}},
-	{name: "format-patch output-directory long", in: "format-patch --output-directory=p HEAD~1", want: Ask, rule: RuleGitSubcommand, arg: "format-patch", sub: "format-patch", writes: []string{"p"}},
+	{name: "format-patch output directory", in: "format-patch -o ../out HEAD~1", want: Allow, sub: "format-patch", paths: []string{"HEAD~1"}, writes: []string{"../out"}, reason: "the caller confines the written directory"},
+	{name: "format-patch output directory attached", in: "format-patch -o/tmp HEAD~1", want: Allow, sub: "format-patch", paths: []string{"HEAD~1"}, writes: []string{"/tmp"}},
+	{name: "format-patch output-directory long", in: "format-patch --output-directory=p HEAD~1", want: Allow, sub: "format-patch", paths: []string{"HEAD~1"}, writes: []string{"p"}},
 	{name: "rebase exec", in: "rebase --exec=make main", want: Deny, rule: RuleGitOption, arg: "--exec=make", sub: "rebase"},
 	{name: "rebase -x", in: "rebase -x make main", want: Deny, rule: RuleGitOption, arg: "-x", sub: "rebase"},
 	{name: "rebase -ix cluster", in: "rebase -ix make main", want: Deny, rule: RuleGitOption, arg: "-ix", sub: "rebase"},
@@ -128,7 +127,7 @@ var checkCases = []checkCase{
 	{name: "grep -O", in: "grep -O foo", want: Deny, rule: RuleGitOption, arg: "-O", sub: "grep"},
 	{name: "grep -O in a cluster", in: "grep -nOid foo", want: Deny, rule: RuleGitOption, arg: "-nOid", sub: "grep", reason: "-O takes the rest of the word, id, as the pager to run"},
 	{name: "grep open-files-in-pager", in: "grep --open-files-in-pager=id foo", want: Deny, rule: RuleGitOption, arg: "--open-files-in-pager=id", sub: "grep"},
-	{name: "grep -e value holds an O", in: "grep -eOops", want: Ask, rule: RuleGitSubcommand, arg: "grep", sub: "grep", reason: "-e takes the rest of the word as the pattern"},
+	{name: "grep -e value holds an O", in: "grep -eOops", want: Allow, sub: "grep", reason: "-e takes the rest of the word as the pattern"},
 	{name: "send-email to-cmd", in: "send-email --to-cmd=x p.patch", want: Deny, rule: RuleGitOption, arg: "--to-cmd=x", sub: "send-email"},
 	{name: "send-email smtp-server program", in: "send-email --smtp-server=/tmp/x p.patch", want: Deny, rule: RuleGitOption, arg: "--smtp-server=/tmp/x", sub: "send-email"},
 	{name: "send-email smtp-server host", in: "send-email --smtp-server smtp.example.com p.patch", want: Ask, rule: RuleGitSubcommand, arg: "send-email", sub: "send-email"},
@@ -141,7 +140,7 @@ var checkCases = []checkCase{
 	{name: "after dashdash nothing is screened", in: "add -- --exec", want: Ask, rule: RuleGitSubcommand, arg: "add", sub: "add"},
 	{name: "stash push with template-like pathspec", in: "stash push -- --template", want: Ask, rule: RuleGitSubcommand, arg: "stash push", sub: "stash push"},
 	{name: "bare stash with exec", in: "stash --exec=x", want: Deny, rule: RuleGitOption, arg: "--exec=x", sub: "stash"},
-	{name: "config asks", in: "config core.pager x", want: Ask, rule: RuleGitSubcommand, arg: "config", sub: "config"},
+	{name: "config write asks", in: "config core.pager x", want: Ask, rule: RuleGitSubcommand, arg: "core.pager", sub: "config"},
 	{name: "help subcommand asks", in: "help log", want: Ask, rule: RuleGitSubcommand, arg: "help", sub: "help"},
 	{name: "Status capitalised", in: "Status", want: Ask, rule: RuleGitSubcommand, arg: "Status", sub: "Status", reason: "git has no such command; it could be an alias"},
 	{name: "STATUS upper case", in: "STATUS", want: Ask, rule: RuleGitSubcommand, arg: "STATUS", sub: "STATUS"},
@@ -168,7 +167,7 @@ var checkCases = []checkCase{
 	{name: "status verbose long", in: "status --verbose", want: Deny, rule: RuleGitOption, arg: "--verbose", sub: "status"},
 	{name: "status verbose abbreviated", in: "status --verb", want: Deny, rule: RuleGitOption, arg: "--verb", sub: "status"},
 	{name: "status no-verbose", in: "status --no-verbose", want: Deny, rule: RuleGitOption, arg: "--no-verbose", sub: "status", reason: "a denied option has no negation in the table; harmless, and rare"},
-	{name: "status help", in: "status --help", want: Deny, rule: RuleGitOption, arg: "--help", sub: "status"},
+	{name: "status help", in: "status --help", want: Ask, rule: RuleGitSubcommand, arg: "--help", sub: "status"},
 
 	// diff
 	{name: "diff", in: "diff", want: Allow, sub: "diff"},
@@ -242,8 +241,8 @@ var checkCases = []checkCase{
 	{name: "log oneline with value", in: "log --oneline=x", want: Deny, rule: RuleGitOption, arg: "--oneline=x", sub: "log"},
 	{name: "log n value hides option", in: "log -n --output=x", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "log"},
 	{name: "log O in cluster", in: "log -cO", want: Deny, rule: RuleGitOption, arg: "-cO", sub: "log"},
-	{name: "log help", in: "log --help", want: Deny, rule: RuleGitOption, arg: "--help", sub: "log"},
-	{name: "log -h", in: "log -h", want: Deny, rule: RuleGitOption, arg: "-h", sub: "log"},
+	{name: "log help", in: "log --help", want: Ask, rule: RuleGitSubcommand, arg: "--help", sub: "log", reason: "--help opens the manual"},
+	{name: "log -h", in: "log -h", want: Allow, sub: "log", reason: "every subcommand prints its usage for -h"},
 	{name: "log bare double dash prefix", in: "log --=x", want: Deny, rule: RuleGitOption, arg: "--=x", sub: "log"},
 
 	// show
@@ -271,30 +270,35 @@ var checkCases = []checkCase{
 	{name: "branch merged", in: "branch --merged main", want: Allow, sub: "branch"},
 	{name: "branch no-merged", in: "branch --no-merged", want: Allow, sub: "branch"},
 	{name: "branch format", in: "branch --format=%(refname)", want: Allow, sub: "branch"},
-	{name: "branch sort separate", in: "branch --sort -committerdate", want: Deny, rule: RuleGitOption, arg: "-committerdate", sub: "branch", reason: "write --sort=-committerdate"},
+	{name: "branch sort separate", in: "branch --sort -committerdate", want: Allow, sub: "branch", reason: "git takes the next word as the value; as an option it would be unknown"},
+	{name: "branch sort value hides a denied option", in: "branch --sort --output=x", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "branch"},
+	{name: "log format value hides an abbreviation", in: "log --format --out=x", want: Deny, rule: RuleGitOption, arg: "--out=x", sub: "log"},
+	{name: "log format value hides a cluster", in: "log -n -pO", want: Deny, rule: RuleGitOption, arg: "-pO", sub: "log"},
+	{name: "log grep value starting with a dash", in: "log --grep -foo", want: Allow, sub: "log", reason: "-f is no log option: git would fail, never run"},
+	{name: "log value is help", in: "log --grep --help", want: Deny, rule: RuleGitOption, arg: "--help", sub: "log"},
 	{name: "branch sort attached", in: "branch --sort=-committerdate", want: Allow, sub: "branch"},
-	{name: "branch create", in: "branch foo", want: Deny, rule: RuleGitSubcommand, arg: "foo", sub: "branch"},
-	{name: "branch create from", in: "branch foo main", want: Deny, rule: RuleGitSubcommand, arg: "foo", sub: "branch"},
-	{name: "branch create after dashdash", in: "branch -- foo", want: Deny, rule: RuleGitSubcommand, arg: "foo", sub: "branch"},
-	{name: "branch -r with name", in: "branch -r foo", want: Deny, rule: RuleGitSubcommand, arg: "foo", sub: "branch"},
-	{name: "branch delete force", in: "branch -D x", want: Deny, rule: RuleGitOption, arg: "-D", sub: "branch"},
-	{name: "branch delete", in: "branch -d x", want: Deny, rule: RuleGitOption, arg: "-d", sub: "branch"},
-	{name: "branch delete in cluster", in: "branch -dr x", want: Deny, rule: RuleGitOption, arg: "-dr", sub: "branch"},
-	{name: "branch force hidden in cluster", in: "branch -rf x", want: Deny, rule: RuleGitOption, arg: "-rf", sub: "branch"},
-	{name: "branch delete long", in: "branch --delete x", want: Deny, rule: RuleGitOption, arg: "--delete", sub: "branch"},
-	{name: "branch delete abbreviated", in: "branch --del x", want: Deny, rule: RuleGitOption, arg: "--del", sub: "branch"},
-	{name: "branch move", in: "branch -m a b", want: Deny, rule: RuleGitOption, arg: "-m", sub: "branch"},
-	{name: "branch move force", in: "branch -M a b", want: Deny, rule: RuleGitOption, arg: "-M", sub: "branch"},
-	{name: "branch copy", in: "branch -c a b", want: Deny, rule: RuleGitOption, arg: "-c", sub: "branch"},
-	{name: "branch copy force", in: "branch -C a b", want: Deny, rule: RuleGitOption, arg: "-C", sub: "branch"},
-	{name: "branch force", in: "branch -f main HEAD~1", want: Deny, rule: RuleGitOption, arg: "-f", sub: "branch"},
-	{name: "branch set-upstream-to", in: "branch --set-upstream-to=origin/main", want: Deny, rule: RuleGitOption, arg: "--set-upstream-to=origin/main", sub: "branch"},
+	{name: "branch create", in: "branch foo", want: Ask, rule: RuleGitSubcommand, arg: "foo", sub: "branch"},
+	{name: "branch create from", in: "branch foo main", want: Ask, rule: RuleGitSubcommand, arg: "foo", sub: "branch"},
+	{name: "branch create after dashdash", in: "branch -- foo", want: Ask, rule: RuleGitSubcommand, arg: "foo", sub: "branch"},
+	{name: "branch -r with name", in: "branch -r foo", want: Ask, rule: RuleGitSubcommand, arg: "foo", sub: "branch"},
+	{name: "branch delete force", in: "branch -D x", want: Ask, rule: RuleGitSubcommand, arg: "-D", sub: "branch"},
+	{name: "branch delete", in: "branch -d x", want: Ask, rule: RuleGitSubcommand, arg: "-d", sub: "branch"},
+	{name: "branch delete in cluster", in: "branch -dr x", want: Ask, rule: RuleGitSubcommand, arg: "-dr", sub: "branch"},
+	{name: "branch force hidden in cluster", in: "branch -rf x", want: Ask, rule: RuleGitSubcommand, arg: "-rf", sub: "branch"},
+	{name: "branch delete long", in: "branch --delete x", want: Ask, rule: RuleGitSubcommand, arg: "--delete", sub: "branch"},
+	{name: "branch delete abbreviated", in: "branch --del x", want: Ask, rule: RuleGitSubcommand, arg: "--del", sub: "branch"},
+	{name: "branch move", in: "branch -m a b", want: Ask, rule: RuleGitSubcommand, arg: "-m", sub: "branch"},
+	{name: "branch move force", in: "branch -M a b", want: Ask, rule: RuleGitSubcommand, arg: "-M", sub: "branch"},
+	{name: "branch copy", in: "branch -c a b", want: Ask, rule: RuleGitSubcommand, arg: "-c", sub: "branch"},
+	{name: "branch copy force", in: "branch -C a b", want: Ask, rule: RuleGitSubcommand, arg: "-C", sub: "branch"},
+	{name: "branch force", in: "branch -f main HEAD~1", want: Ask, rule: RuleGitSubcommand, arg: "-f", sub: "branch"},
+	{name: "branch set-upstream-to", in: "branch --set-upstream-to=origin/main", want: Ask, rule: RuleGitSubcommand, arg: "--set-upstream-to=origin/main", sub: "branch"},
 	{name: "branch set-upstream abbreviated", in: "branch --set-u=origin/x", want: Deny, rule: RuleGitOption, arg: "--set-u=origin/x", sub: "branch", reason: "ambiguous between two denied options"},
-	{name: "branch -u", in: "branch -u origin/main", want: Deny, rule: RuleGitOption, arg: "-u", sub: "branch"},
-	{name: "branch edit-description", in: "branch --edit-description", want: Deny, rule: RuleGitOption, arg: "--edit-description", sub: "branch"},
-	{name: "branch edit abbreviated", in: "branch --edit", want: Deny, rule: RuleGitOption, arg: "--edit", sub: "branch"},
-	{name: "branch unset-upstream", in: "branch --unset-upstream", want: Deny, rule: RuleGitOption, arg: "--unset-upstream", sub: "branch"},
-	{name: "branch track", in: "branch -t x origin/x", want: Deny, rule: RuleGitOption, arg: "-t", sub: "branch"},
+	{name: "branch -u", in: "branch -u origin/main", want: Ask, rule: RuleGitSubcommand, arg: "-u", sub: "branch"},
+	{name: "branch edit-description", in: "branch --edit-description", want: Ask, rule: RuleGitSubcommand, arg: "--edit-description", sub: "branch"},
+	{name: "branch edit abbreviated", in: "branch --edit", want: Ask, rule: RuleGitSubcommand, arg: "--edit", sub: "branch"},
+	{name: "branch unset-upstream", in: "branch --unset-upstream", want: Ask, rule: RuleGitSubcommand, arg: "--unset-upstream", sub: "branch"},
+	{name: "branch track", in: "branch -t x origin/x", want: Ask, rule: RuleGitSubcommand, arg: "-t", sub: "branch"},
 	{name: "branch contains value hides option", in: "branch --contains -D", want: Deny, rule: RuleGitOption, arg: "-D", sub: "branch"},
 
 	// ls-files
@@ -345,18 +349,18 @@ var checkCases = []checkCase{
 	{name: "stash alone asks", in: "stash", want: Ask, rule: RuleGitSubcommand, arg: "stash", sub: "stash", reason: "creates a stash"},
 	{name: "stash with message asks", in: "stash -m wip", want: Ask, rule: RuleGitSubcommand, arg: "stash", sub: "stash"},
 	{name: "stash push asks", in: "stash push", want: Ask, rule: RuleGitSubcommand, arg: "stash push", sub: "stash push"},
-	{name: "stash pop", in: "stash pop", want: Deny, rule: RuleGitSubcommand, arg: "pop", sub: "stash pop"},
-	{name: "stash apply", in: "stash apply stash@{0}", want: Deny, rule: RuleGitSubcommand, arg: "apply", sub: "stash apply"},
-	{name: "stash drop", in: "stash drop", want: Deny, rule: RuleGitSubcommand, arg: "drop", sub: "stash drop"},
-	{name: "stash clear", in: "stash clear", want: Deny, rule: RuleGitSubcommand, arg: "clear", sub: "stash clear"},
-	{name: "stash branch", in: "stash branch x", want: Deny, rule: RuleGitSubcommand, arg: "branch", sub: "stash branch"},
+	{name: "stash pop", in: "stash pop", want: Ask, rule: RuleGitSubcommand, arg: "pop", sub: "stash pop"},
+	{name: "stash apply", in: "stash apply stash@{0}", want: Ask, rule: RuleGitSubcommand, arg: "apply", sub: "stash apply"},
+	{name: "stash drop", in: "stash drop", want: Ask, rule: RuleGitSubcommand, arg: "drop", sub: "stash drop"},
+	{name: "stash clear", in: "stash clear", want: Ask, rule: RuleGitSubcommand, arg: "clear", sub: "stash clear"},
+	{name: "stash branch", in: "stash branch x", want: Ask, rule: RuleGitSubcommand, arg: "branch", sub: "stash branch"},
 	{name: "stash List capitalised", in: "stash List", want: Ask, rule: RuleGitSubcommand, arg: "stash List", sub: "stash List"},
 }
 
 func TestCheck(t *testing.T) {
 	t.Parallel()
 	seen := map[string]bool{}
-	for _, tt := range checkCases {
+	for _, tt := range append(checkCases, readCases...) {
 		if seen[tt.name] {
 			t.Fatalf("duplicate case name %q", tt.name)
 		}
@@ -383,11 +387,14 @@ func TestReasons(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
-		{"ask names the subcommand", "push", "git push is not in clada's read-only git table"},
+		{"ask names the subcommand", "commit", "git commit is not in clada's read-only git table"},
+		{"network subcommand", "push", "git push contacts the network"},
 		{"output writes a file", "log --output=x", "--output writes a file"},
 		{"abbreviation names the full option", "diff --out=x", "--out (abbreviating --output) writes a file"},
 		{"global -c", "-c a=b log", "global option -c sets git configuration, which can name programs for git to run"},
 		{"branch creation", "branch foo", "git branch foo creates a branch"},
+		{"branch deletion", "branch -d x", "git branch -d creates, deletes, renames, copies or reconfigures a branch"},
+		{"stash pop", "stash pop", "git stash pop changes the working tree or deletes stashes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -441,7 +448,7 @@ func TestOutcomeString(t *testing.T) {
 // in one table and resolve to something harmless in another.
 func TestTablesKeepDeniedOptions(t *testing.T) {
 	t.Parallel()
-	all := []*table{stashListTable(), stashShowTable()}
+	all := []*table{stashListTable(), stashShowTable(), reflogShowTable(), worktreeListTable(), hashObjectTable()}
 	for _, tb := range tables {
 		all = append(all, tb())
 	}

@@ -55,6 +55,8 @@ func afterSubcommand(sub string) []string {
 		t = stashListTable()
 	case "stash show":
 		t = stashShowTable()
+	case "reflog", "reflog show":
+		t = reflogShowTable()
 	default:
 		build, ok := tables[sub]
 		if !ok {
@@ -71,6 +73,10 @@ func afterSubcommand(sub string) []string {
 	return out
 }
 
+// reflogModes are the words after git reflog that are not log arguments,
+// so nothing is inserted before them.
+var reflogModes = map[string]bool{"delete": true, "drop": true, "exists": true, "expire": true, "list": true}
+
 // Harden returns the arguments clada passes to git for args (argv without
 // the leading "git"): hardening options first, then args, with the
 // per-subcommand options of afterSubcommand inserted right after the
@@ -81,17 +87,35 @@ func Harden(args []string) []string {
 	sub, end := "", k // end: index after the subcommand word(s)
 	if k < len(args) {
 		sub, end = args[k], k+1
-		if sub == "stash" && k+1 < len(args) && (args[k+1] == "list" || args[k+1] == "show") {
+		switch {
+		case sub == "stash" && k+1 < len(args) && (args[k+1] == "list" || args[k+1] == "show"):
 			sub, end = "stash "+args[k+1], k+2
+		case sub == "reflog" && k+1 < len(args) && args[k+1] == "show":
+			sub, end = "reflog show", k+2
+		case sub == "reflog" && k+1 < len(args) && reflogModes[args[k+1]]:
+			sub = "reflog " + args[k+1]
 		}
 	}
 	out := append([]string{}, hardenAll...)
-	if _, ok := tables[sub]; ok || sub == "stash list" || sub == "stash show" {
+	if readOnly(args[k:]) {
 		out = append(out, hardenReadOnly...)
 	}
 	out = append(out, args[:end]...)
 	out = append(out, afterSubcommand(sub)...)
 	return append(out, args[end:]...)
+}
+
+// readOnly reports whether args, from the subcommand word on, is a
+// read-only subcommand in a form that is not asked: an approved git tag -s
+// or stash pop keeps signing and transports working. Denied forms that a
+// user's pattern allowed are hardened like the reads they are forms of.
+func readOnly(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	_, table := tables[args[0]]
+	_, mode := dispatch[args[0]]
+	return (table || mode) && Check(args).Outcome != Ask
 }
 
 // subcommandIndex returns the index of the subcommand word, len(args) when

@@ -2,6 +2,7 @@ package gitrules
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -38,6 +39,16 @@ func TestHarden(t *testing.T) {
 		{"denied global value skipped", []string{"-c", "a=b", "log"}, ro + " -c a=b log --no-ext-diff --no-textconv"},
 		{"git-dir value skipped", []string{"--git-dir", "/x", "diff"}, ro + " --git-dir /x diff --no-ext-diff --no-textconv"},
 		{"version", []string{"--version"}, all + " --version"},
+		{"tag listing is read-only", []string{"tag", "-l"}, ro + " tag -l"},
+		{"approved tag keeps signing", []string{"tag", "-s", "v1", "-m", "x"}, all + " tag -s v1 -m x"},
+		{"approved branch deletion", []string{"branch", "-d", "x"}, all + " branch -d x"},
+		{"approved stash pop", []string{"stash", "pop"}, all + " stash pop"},
+		{"approved config write", []string{"config", "user.name", "x"}, all + " config user.name x"},
+		{"reflog implicit show", []string{"reflog", "-p"}, ro + " reflog --no-ext-diff --no-textconv -p"},
+		{"reflog show", []string{"reflog", "show", "HEAD"}, ro + " reflog show --no-ext-diff --no-textconv HEAD"},
+		{"reflog exists gets nothing inserted", []string{"reflog", "exists", "HEAD"}, ro + " reflog exists HEAD"},
+		{"format-patch", []string{"format-patch", "-1"}, ro + " format-patch --no-ext-diff --no-textconv -1"},
+		{"grep", []string{"grep", "x"}, ro + " grep x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -289,6 +300,74 @@ func TestHardenPager(t *testing.T) {
 		git(Harden(args), append(slices.Clone(baseEnv), Env()...))
 		if got := readMarker(t, marker); len(got) != 0 {
 			t.Errorf("hardened git %q on a terminal ran %q", Harden(args), got)
+		}
+	}
+}
+
+// TestHardenRealGitReads runs every other read-only subcommand, hardened,
+// against the booby-trapped repository: none may start a configured
+// program, and each must succeed. Those that would start one unhardened
+// say so in wantPlain, so that the trap is known to reach them.
+func TestHardenRealGitReads(t *testing.T) {
+	t.Parallel()
+	dir, marker, baseEnv, _ := trapRepo(t)
+	commands := []struct {
+		args      []string
+		wantPlain bool // unhardened, a configured program runs
+	}{
+		{[]string{"shortlog", "-sne", "HEAD"}, false},
+		{[]string{"for-each-ref", "--format=%(refname)"}, false},
+		{[]string{"rev-list", "--count", "HEAD"}, false},
+		{[]string{"describe", "--always", "--dirty"}, true},
+		{[]string{"check-ignore", "-v", "--non-matching", "a.txt"}, true}, // exits 1: nothing is ignored
+		{[]string{"diff-tree", "-r", "-p", "HEAD"}, false},
+		{[]string{"diff-index", "-p", "HEAD"}, true},
+		{[]string{"diff-files", "-p"}, true},
+		{[]string{"grep", "-n", "one"}, true},
+		{[]string{"grep", "--cached", "one"}, false},
+		{[]string{"reflog", "-p", "-1"}, true},
+		{[]string{"reflog", "show", "-p", "-1"}, true},
+		{[]string{"show-ref", "--heads"}, false},
+		{[]string{"merge-base", "HEAD", "HEAD"}, false},
+		{[]string{"cat-file", "-p", "HEAD:a.txt"}, false},
+		{[]string{"ls-tree", "-r", "HEAD"}, false},
+		{[]string{"tag", "-l"}, false},
+		{[]string{"name-rev", "HEAD"}, false},
+		{[]string{"count-objects", "-v"}, false},
+		{[]string{"worktree", "list"}, false},
+		{[]string{"clean", "-n"}, true},
+		{[]string{"remote", "-v"}, false},
+		{[]string{"config", "--list"}, false},
+		{[]string{"format-patch", "--stdout", "-1"}, false},
+		{[]string{"whatchanged", "-p", "-1"}, true},
+		{[]string{"show-branch"}, false},
+		{[]string{"range-diff", "HEAD...HEAD"}, false},
+		{[]string{"stash", "show", "-p"}, false},
+	}
+	for _, c := range commands {
+		name := strings.Join(c.args, " ")
+		if v := Check(c.args); v.Outcome != Allow {
+			t.Fatalf("Check(%q) = %v, the test needs allowed commands: %s", c.args, v.Outcome, v.Reason)
+		}
+		run := func(args, env []string) (string, error) {
+			cmd := exec.Command("git", args...)
+			cmd.Dir, cmd.Env = dir, env
+			out, err := cmd.CombinedOutput()
+			return string(out), err
+		}
+		if c.wantPlain {
+			out, _ := run(c.args, baseEnv)
+			if len(readMarker(t, marker)) == 0 {
+				t.Errorf("git %s without hardening ran no configured program; the trap is broken\n%s", name, out)
+			}
+		}
+		out, err := run(Harden(c.args), append(slices.Clone(baseEnv), Env()...))
+		var ee *exec.ExitError
+		if err != nil && !(c.args[0] == "check-ignore" && errors.As(err, &ee) && ee.ExitCode() == 1) {
+			t.Errorf("hardened git %s: %v\n%s", name, err, out)
+		}
+		if got := readMarker(t, marker); len(got) != 0 {
+			t.Errorf("hardened git %q ran %q\n%s", Harden(c.args), got, out)
 		}
 	}
 }

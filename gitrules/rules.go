@@ -14,9 +14,9 @@ type RuleInfo struct {
 // docs/rules.md lists them.
 func Rules() []RuleInfo {
 	return []RuleInfo{
-		{RuleGitSubcommand, "ask or deny",
-			"a git subcommand outside the read-only table (commit, push, checkout …) is asked; a forbidden form of a listed one (branch -D, stash pop) is denied",
-			"use the read-only subcommands (status, diff, log, show, branch, ls-files, rev-parse, blame, stash list/show); the person approves the rest"},
+		{RuleGitSubcommand, "ask",
+			"a git subcommand outside the read-only table (commit, push, checkout …), a risky form of a read (branch NAME, branch -d, tag v1, stash pop, clean -f, config KEY VALUE, remote add), or a read that would print a credential (config --get credential.helper)",
+			"use git's reads (status, diff, log, show, grep, blame, branch, tag -l, shortlog, describe, reflog, config --get …); the person approves the rest"},
 		{RuleGitOption, "deny",
 			"a git option that redirects git or makes it write files or run programs (-c, -C, --git-dir, --work-tree, --output, --ext-diff, --textconv …), or one the table does not know; options that run a program the model names (--upload-pack, --exec, rebase -x, grep -O …) are denied on every subcommand, asked ones too",
 			"leave the option out; run git from the project root with dir= for a subdirectory"},

@@ -1,6 +1,7 @@
 package gitrules
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ const (
 	kValue                 // value required: --format=x, --format x, -n5, -n 5
 	kPath                  // like kValue; the value is a file git opens (reported in Paths)
 	kLineRange             // log -L <range>:<file>; the file is reported in Paths
+	kOutPath               // like kValue; the value is a file or directory git writes (reported in Writes)
 	kDeny                  // denied wherever it appears
 )
 
@@ -27,6 +29,13 @@ type opt struct {
 	// lastArgDefault: a value is taken from the next word when there is
 	// one, and defaults when the option is last (git branch --contains).
 	lastArgDefault bool
+	// ask, when set, makes the command Ask with this reason (git branch -d
+	// deletes a branch): the option is parsed as its kind says, and a later
+	// denied option still denies.
+	ask string
+	// name: the value becomes part of a file name (format-patch --suffix,
+	// -v), so it may not contain a path separator.
+	name bool
 }
 
 func b() opt            { return opt{kind: kBool} }
@@ -34,6 +43,9 @@ func o() opt            { return opt{kind: kOptional} }
 func v() opt            { return opt{kind: kValue} }
 func p() opt            { return opt{kind: kPath} }
 func deny(r string) opt { return opt{kind: kDeny, reason: r, advice: adviceFor[r]} }
+
+// asks returns o that makes the command Ask with reason r.
+func asks(o opt, r string) opt { o.ask = r; return o }
 
 // Reasons for options denied wherever they appear.
 const (
@@ -176,13 +188,20 @@ type table struct {
 	names []string
 	// advice lists a few allowed options for the "unknown option" advice.
 	advice string
+	// readOnly names the forms allowed without asking, for the advice of
+	// an Ask ("git branch, -a, -r, --list <pattern>"); "" uses advice.
+	readOnly string
+	// finish, when set, runs after the arguments parsed: a non-nil Verdict
+	// replaces the Allow (git branch NAME creates a branch: Ask).
+	finish func(st *state) *Verdict
 }
 
 type posKind uint8
 
 const (
 	posPaths    posKind = iota // positionals may be paths: report them in Paths
-	posPatterns                // branch patterns: allowed only in list mode, never paths
+	posPatterns                // ref patterns or names (branch, tag, for-each-ref): never paths
+	posGrep                    // git grep: the first is the pattern unless -e/-f gave one; then revisions and paths
 )
 
 // negatable reports whether git accepts --no-<name> for an option.
@@ -263,21 +282,64 @@ func (t *table) resolve(name string) (opt, bool) {
 // Subcommand tables, each built on first use (see lazyTable). Keep sorted.
 var (
 	logTable = lazyTable(func() *table {
-		return newTable("log", merge(diffLong(), revLong()), mergeShort(diffShort(), revShort()),
+		t := newTable("log", merge(diffLong(), revLong()), mergeShort(diffShort(), revShort()),
 			"--oneline, --stat, -p, -n <count>, --format=<fmt>, --since=<date>, --author=<who>")
+		t.digits = true
+		return t
 	})
 
 	showTable = lazyTable(func() *table {
-		return newTable("show", merge(diffLong(), revLong()), mergeShort(diffShort(), revShort()),
+		t := newTable("show", merge(diffLong(), revLong()), mergeShort(diffShort(), revShort()),
 			"--stat, --name-only, --format=<fmt>, --oneline, -s, --no-patch")
+		t.digits = true
+		return t
 	})
 
 	diffTable = lazyTable(func() *table {
-		return newTable("diff", merge(diffLong(), map[string]opt{
+		t := newTable("diff", merge(diffLong(), map[string]opt{
 			"base": b(), "cached": b(), "merge-base": b(), "ours": b(),
 			"staged": b(), "theirs": b(),
 		}), diffShort(),
 			"--stat, --name-only, --cached, --staged, -U<n>, --word-diff, --exit-code")
+		t.digits = true
+		return t
+	})
+
+	// diff-tree, diff-index and diff-files are the plumbing diffs: no
+	// external diff or textconv unless asked for (and those are denied).
+	diffTreeTable = lazyTable(func() *table {
+		t := newTable("diff-tree", merge(diffLong(), map[string]opt{
+			"always": b(), "cc": b(), "combined-all-paths": b(), "format": o(),
+			"merge-base": b(), "no-commit-id": b(), "pretty": o(), "root": b(),
+			"stdin": b(),
+		}), mergeShort(diffShort(), map[byte]opt{'c': b(), 'm': b(), 'r': b(), 't': b(), 'v': b()}),
+			"-r, -p, --stat, --name-only, --name-status, --no-commit-id, --root")
+		return t
+	})
+
+	diffIndexTable = lazyTable(func() *table {
+		return newTable("diff-index", merge(diffLong(), map[string]opt{"cached": b(), "merge-base": b()}),
+			mergeShort(diffShort(), map[byte]opt{'m': b()}), "--cached, -p, --stat, --name-only, --name-status")
+	})
+
+	diffFilesTable = lazyTable(func() *table {
+		return newTable("diff-files", merge(diffLong(), map[string]opt{"base": b(), "ours": b(), "theirs": b()}),
+			mergeShort(diffShort(), map[byte]opt{'c': b(), 'q': b(), '0': b(), '1': b(), '2': b(), '3': b()}),
+			"-p, --stat, --name-only, --name-status, -q")
+	})
+
+	rangeDiffTable = lazyTable(func() *table {
+		return newTable("range-diff", merge(diffLong(), map[string]opt{
+			"creation-factor": v(), "left-only": b(), "no-dual-color": b(),
+			"no-notes": b(), "notes": o(), "right-only": b(),
+		}), diffShort(), "--creation-factor=<n>, --no-dual-color, --stat")
+	})
+
+	whatchangedTable = lazyTable(func() *table {
+		t := newTable("whatchanged", merge(diffLong(), revLong()), mergeShort(diffShort(), revShort()),
+			"--oneline, --stat, -p, -n <count>, --since=<date>")
+		t.digits = true
+		return t
 	})
 
 	statusTable = lazyTable(func() *table {
@@ -307,6 +369,14 @@ var (
 		}, "--cached, --others, --modified, --exclude-standard, -z, --full-name")
 	})
 
+	lsTreeTable = lazyTable(func() *table {
+		return newTable("ls-tree", map[string]opt{
+			"abbrev": o(), "format": v(), "full-name": b(), "full-tree": b(),
+			"long": b(), "name-only": b(), "name-status": b(), "object-only": b(),
+		}, map[byte]opt{'d': b(), 'l': b(), 'r': b(), 't': b(), 'z': b()},
+			"-r, --name-only, -l, --full-tree, --format=<fmt>")
+	})
+
 	// rev-parse parses its options by hand: no abbreviations in git, but
 	// accepting one here only makes git fail, never run something else.
 	revParseTable = lazyTable(func() *table {
@@ -328,6 +398,127 @@ var (
 			"--show-toplevel, --git-dir, --abbrev-ref, --short, --verify, -q")
 	})
 
+	revListTable = lazyTable(func() *table {
+		t := newTable("rev-list", merge(revLong(), map[string]opt{
+			"bisect-all": b(), "bisect-vars": b(), "children": b(), "count": b(),
+			"disk-usage": o(), "exclude-first-parent-only": b(), "exclude-hidden": v(),
+			"filter": v(), "filter-print-omitted": b(), "filter-provided-objects": b(),
+			"header": b(), "in-commit-order": b(), "indexed-objects": b(),
+			"missing": v(), "no-filter": b(), "no-object-names": b(),
+			"object-names": b(), "objects": b(), "objects-edge": b(),
+			"objects-edge-aggressive": b(), "quiet": b(), "remove-empty": b(),
+			"stdin": b(), "timestamp": b(), "unpacked": b(),
+		}), revShort(), "--count, --all, --objects, -n <count>, --since=<date>, --reverse")
+		t.digits = true
+		return t
+	})
+
+	shortlogTable = lazyTable(func() *table {
+		t := newTable("shortlog", merge(revLong(), map[string]opt{
+			"committer": b(), "email": b(), "group": v(), "numbered": b(), "summary": b(),
+		}), mergeShort(revShort(), map[byte]opt{'c': b(), 'e': b(), 'n': b(), 's': b(), 'w': o()}),
+			"-s, -n, -e, -c, --group=<field>, --all, <revision range>")
+		t.digits = true
+		return t
+	})
+
+	describeTable = lazyTable(func() *table {
+		return newTable("describe", map[string]opt{
+			"abbrev": o(), "all": b(), "always": b(), "broken": o(), "candidates": v(),
+			"contains": b(), "debug": b(), "dirty": o(), "exact-match": b(),
+			"exclude": v(), "first-parent": b(), "long": b(), "match": v(), "tags": b(),
+		}, nil, "--tags, --all, --always, --abbrev=<n>, --long, --dirty, --exact-match")
+	})
+
+	nameRevTable = lazyTable(func() *table {
+		return newTable("name-rev", map[string]opt{
+			"all": b(), "always": b(), "annotate-stdin": b(), "exclude": v(),
+			"name-only": b(), "refs": v(), "stdin": b(), "tags": b(), "undefined": b(),
+		}, nil, "--name-only, --tags, --refs=<pattern>, --always")
+	})
+
+	mergeBaseTable = lazyTable(func() *table {
+		return newTable("merge-base", map[string]opt{
+			"all": b(), "fork-point": b(), "independent": b(), "is-ancestor": b(), "octopus": b(),
+		}, map[byte]opt{'a': b()}, "--all, --is-ancestor, --fork-point, --octopus")
+	})
+
+	cherryTable = lazyTable(func() *table {
+		return newTable("cherry", map[string]opt{"abbrev": o(), "verbose": b()},
+			map[byte]opt{'v': b()}, "-v, --abbrev=<n>")
+	})
+
+	showBranchTable = lazyTable(func() *table {
+		t := newTable("show-branch", map[string]opt{
+			"all": b(), "color": o(), "current": b(), "date-order": b(),
+			"independent": b(), "list": b(), "merge-base": b(), "more": o(),
+			"no-name": b(), "reflog": o(), "remotes": b(), "sha1-name": b(),
+			"sparse": b(), "topics": b(), "topo-order": b(),
+		}, map[byte]opt{'a': b(), 'g': o(), 'r': b()}, "-a, -r, --list, --topo-order, --more=<n>")
+		t.positionals = posPatterns
+		return t
+	})
+
+	forEachRefTable = lazyTable(func() *table {
+		t := newTable("for-each-ref", map[string]opt{
+			"color": o(), "contains": v(), "count": v(), "exclude": v(), "format": v(),
+			"ignore-case": b(), "merged": v(), "no-contains": v(), "no-merged": v(),
+			"omit-empty": b(), "perl": b(), "points-at": v(), "python": b(),
+			"shell": b(), "sort": v(), "stdin": b(), "tcl": b(),
+		}, map[byte]opt{'p': b(), 's': b()},
+			"--format=<fmt>, --sort=<key>, --count=<n>, --merged, --contains, <pattern>")
+		t.positionals = posPatterns
+		for _, n := range []string{"contains", "merged", "no-contains", "no-merged", "points-at"} {
+			o := t.long[n]
+			o.lastArgDefault = true
+			t.long[n] = o
+		}
+		return t
+	})
+
+	showRefTable = lazyTable(func() *table {
+		t := newTable("show-ref", map[string]opt{
+			"abbrev": o(), "branches": b(), "dereference": b(), "exclude-existing": o(),
+			"exists": b(), "hash": o(), "head": b(), "heads": b(), "quiet": b(),
+			"tags": b(), "verify": b(),
+		}, map[byte]opt{'d': b(), 'q': b(), 's': b()}, "--heads, --tags, --verify, -d, -s, --abbrev")
+		t.positionals = posPatterns
+		return t
+	})
+
+	countObjectsTable = lazyTable(func() *table {
+		return newTable("count-objects", map[string]opt{"human-readable": b(), "verbose": b()},
+			map[byte]opt{'H': b(), 'v': b()}, "-v, -H")
+	})
+
+	checkIgnoreTable = lazyTable(func() *table {
+		return newTable("check-ignore", map[string]opt{
+			"non-matching": b(), "quiet": b(), "stdin": b(), "verbose": b(),
+		}, map[byte]opt{'n': b(), 'q': b(), 'v': b(), 'z': b()}, "-v, -n, -q, <path>")
+	})
+
+	checkAttrTable = lazyTable(func() *table {
+		return newTable("check-attr", map[string]opt{
+			"all": b(), "cached": b(), "source": v(), "stdin": b(),
+		}, map[byte]opt{'a': b(), 'z': b()}, "-a, --cached, <attr> -- <path>")
+	})
+
+	// cat-file: --textconv and --filters run programs named in the
+	// configuration; --batch reads names from stdin, which is closed.
+	catFileTable = lazyTable(func() *table {
+		t := newTable("cat-file", map[string]opt{
+			"allow-unknown-type": b(), "batch": o(), "batch-all-objects": b(),
+			"batch-check": o(), "batch-command": o(), "buffer": b(),
+			"filters": {kind: kDeny, reason: "runs the clean/smudge filter programs named in git configuration",
+				advice: "show the object as stored: git cat-file -p <object>"},
+			"follow-symlinks": b(), "mailmap": b(), "path": v(), "unordered": b(),
+			"use-mailmap": b(),
+		}, map[byte]opt{'Z': b(), 'e': b(), 'p': b(), 's': b(), 't': b(), 'z': b()},
+			"-p <object>, -t, -s, -e, <type> <object>")
+		t.positionals = posPatterns // a type and an object name, never a path
+		return t
+	})
+
 	blameTable = lazyTable(func() *table {
 		return newTable("blame", map[string]opt{
 			"abbrev": o(), "color-by-age": b(), "color-lines": b(), "date": v(),
@@ -342,29 +533,147 @@ var (
 		}, "-L <start>,<end>, -w, -M, -C, --porcelain, -e, --date=<format>")
 	})
 
-	// branch is allowed for listing only. Denied options create, delete,
-	// rename, copy or reconfigure branches.
-	branchTable = lazyTable(func() *table {
-		return newTable("branch", map[string]opt{
-			"abbrev": o(), "all": b(), "color": o(), "column": o(),
-			"contains": v(), "copy": deny(reasonBranch),
-			"create-reflog": deny(reasonBranch), "delete": deny(reasonBranch),
-			"edit-description": deny(reasonBranch), "force": deny(reasonBranch),
-			"format": v(), "ignore-case": b(), "list": b(), "merged": v(),
-			"move": deny(reasonBranch), "no-contains": v(), "no-merged": v(),
-			"no-track": deny(reasonBranch), "omit-empty": b(), "points-at": v(),
-			"quiet": b(), "recurse-submodules": deny(reasonBranch),
-			"remotes": b(), "set-upstream": deny(reasonBranch),
-			"set-upstream-to": deny(reasonBranch), "show-current": b(),
-			"sort": v(), "track": deny(reasonBranch),
-			"unset-upstream": deny(reasonBranch), "verbose": b(),
+	// grep: -O/--open-files-in-pager, --textconv and --no-index are denied
+	// in every table.
+	grepTable = lazyTable(func() *table {
+		t := newTable("grep", map[string]opt{
+			"after-context": v(), "all-match": b(), "and": b(), "basic-regexp": b(),
+			"before-context": v(), "break": b(), "cached": b(), "color": o(),
+			"column": b(), "context": v(), "count": b(), "exclude-standard": b(),
+			"extended-regexp": b(), "files-with-matches": b(),
+			"files-without-match": b(), "fixed-strings": b(), "full-name": b(),
+			"function-context": b(), "heading": b(), "ignore-case": b(),
+			"invert-match": b(), "line-number": b(), "max-count": v(),
+			"max-depth": v(), "name-only": b(), "not": b(), "null": b(),
+			"only-matching": b(), "or": b(), "perl-regexp": b(), "quiet": b(),
+			"recurse-submodules": b(), "recursive": b(), "show-function": b(),
+			"text": b(), "threads": v(), "untracked": b(), "word-regexp": b(),
 		}, map[byte]opt{
-			'C': deny(reasonBranch), 'D': deny(reasonBranch), 'M': deny(reasonBranch),
-			'a': b(), 'c': deny(reasonBranch), 'd': deny(reasonBranch),
-			'f': deny(reasonBranch), 'i': b(), 'l': b(), 'm': deny(reasonBranch),
-			'q': b(), 'r': b(), 't': deny(reasonBranch), 'u': deny(reasonBranch),
+			'A': v(), 'B': v(), 'C': v(), 'E': b(), 'F': b(), 'G': b(), 'H': b(),
+			'I': b(), 'L': b(), 'P': b(), 'W': b(), 'a': b(), 'c': b(), 'e': v(),
+			'f': p(), 'h': b(), 'i': b(), 'l': b(), 'm': v(), 'n': b(), 'o': b(),
+			'p': b(), 'q': b(), 'r': b(), 'v': b(), 'w': b(), 'z': b(),
+		}, "-n, -i, -w, -l, -c, -e <pattern>, -E, -F, --cached, -- <path>")
+		pager := opt{kind: kDeny, reason: "opens the matching files in a pager program, which it may name (-O<pager>)",
+			advice: "drop the option: clada captures git's output"}
+		t.short['O'] = pager
+		t.long["open-files-in-pager"] = pager
+		t.digits = true
+		t.positionals = posGrep
+		return t
+	})
+
+	// branch lists without asking; creating, deleting, renaming, copying
+	// or reconfiguring a branch is asked.
+	branchTable = lazyTable(func() *table {
+		a := func(o opt) opt { return asks(o, reasonBranch) }
+		t := newTable("branch", map[string]opt{
+			"abbrev": o(), "all": b(), "color": o(), "column": o(),
+			"contains": v(), "copy": a(b()),
+			"create-reflog": a(b()), "delete": a(b()),
+			"edit-description": a(b()), "force": a(b()),
+			"format": v(), "ignore-case": b(), "list": b(), "merged": v(),
+			"move": a(b()), "no-contains": v(), "no-merged": v(),
+			"no-track": a(b()), "omit-empty": b(), "points-at": v(),
+			"quiet": b(), "recurse-submodules": a(b()),
+			"remotes": b(), "set-upstream": a(b()),
+			"set-upstream-to": a(v()), "show-current": b(),
+			"sort": v(), "track": a(o()),
+			"unset-upstream": a(b()), "verbose": b(),
+		}, map[byte]opt{
+			'C': a(b()), 'D': a(b()), 'M': a(b()),
+			'a': b(), 'c': a(b()), 'd': a(b()),
+			'f': a(b()), 'i': b(), 'l': b(), 'm': a(b()),
+			'q': b(), 'r': b(), 't': a(b()), 'u': a(v()),
 			'v': b(),
 		}, "-a, -r, -v, -vv, --list <pattern>, --show-current, --contains <commit>, --merged")
+		t.positionals = posPatterns
+		t.readOnly = "git branch, -a, -r, -v, --list <pattern>, --show-current, --contains, --merged"
+		for _, n := range []string{"contains", "merged", "no-contains", "no-merged"} {
+			o := t.long[n]
+			o.lastArgDefault = true
+			t.long[n] = o
+		}
+		t.finish = refNameFinish("branch", "creates a branch", "l", "contains", "list", "merged", "no-contains", "no-merged", "points-at")
+		return t
+	})
+
+	// tag lists without asking; creating, deleting, signing or verifying
+	// a tag is asked.
+	tagTable = lazyTable(func() *table {
+		a := func(o opt) opt { return asks(o, "creates, deletes, signs or verifies a tag") }
+		t := newTable("tag", map[string]opt{
+			"annotate": a(b()), "cleanup": a(v()), "color": o(), "column": o(),
+			"contains": v(), "create-reflog": a(b()), "delete": a(b()), "edit": a(b()),
+			"file": a(p()), "force": a(b()), "format": v(), "ignore-case": b(),
+			"list": b(), "local-user": a(v()), "merged": v(), "message": a(v()),
+			"no-contains": v(), "no-merged": v(), "omit-empty": b(), "points-at": v(),
+			"sign": a(b()), "sort": v(), "trailer": a(v()), "verify": a(b()),
+		}, map[byte]opt{
+			'F': a(p()), 'a': a(b()), 'd': a(b()), 'e': a(b()), 'f': a(b()),
+			'i': b(), 'l': b(), 'm': a(v()), 'n': o(), 's': a(b()), 'u': a(v()),
+			'v': a(b()),
+		}, "-l <pattern>, -n, --contains <commit>, --merged, --sort=<key>, --format=<fmt>")
+		t.positionals = posPatterns
+		t.readOnly = "git tag, -l <pattern>, -n, --contains, --merged, --points-at, --sort"
+		for _, n := range []string{"contains", "merged", "no-contains", "no-merged", "points-at"} {
+			o := t.long[n]
+			o.lastArgDefault = true
+			t.long[n] = o
+		}
+		t.finish = refNameFinish("tag", "creates a tag", "ln", "contains", "list", "merged", "no-contains", "no-merged", "points-at")
+		return t
+	})
+
+	// clean only with -n/--dry-run, which lists what would be removed.
+	cleanTable = lazyTable(func() *table {
+		t := newTable("clean", map[string]opt{
+			"dry-run": b(), "exclude": v(), "force": b(),
+			"interactive": asks(b(), "asks on the terminal which files to delete"), "quiet": b(),
+		}, map[byte]opt{
+			'X': b(), 'd': b(), 'e': v(), 'f': b(),
+			'i': asks(b(), "asks on the terminal which files to delete"), 'n': b(), 'q': b(), 'x': b(),
+		}, "-n, -d, -x, -X, -e <pattern>")
+		t.readOnly = "git clean -n (or --dry-run), which only lists what would be removed"
+		t.finish = func(st *state) *Verdict {
+			if st.ask != nil || st.has("dry-run", 'n') {
+				return nil
+			}
+			return &Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: "clean",
+				Reason: "git clean without -n deletes untracked files, which git cannot restore",
+				Advice: "git clean -n lists what would be removed without asking; deleting needs the person's approval"}
+		}
+		return t
+	})
+
+	// format-patch writes one file per commit into -o DIR, or into the
+	// block's directory; both are confined as written by the caller.
+	formatPatchTable = lazyTable(func() *table {
+		t := newTable("format-patch", merge(diffLong(), revLong(), map[string]opt{
+			"add-header": v(), "attach": o(), "base": v(), "cc": v(),
+			"cover-from-description": v(), "cover-letter": b(), "creation-factor": v(),
+			"description-file": p(), "encode-email-headers": b(),
+			"filename-max-length": v(), "force-in-body-from": b(), "from": o(),
+			"ignore-if-in-upstream": b(), "in-reply-to": v(), "inline": o(),
+			"interdiff": v(), "keep-subject": b(), "no-binary": b(), "no-numbered": b(),
+			"no-stat": b(), "numbered": b(), "numbered-files": b(),
+			"output-directory": {kind: kOutPath}, "progress": b(), "quiet": b(),
+			"range-diff": v(), "reroll-count": {kind: kValue, name: true}, "rfc": b(), "signature": v(),
+			"signature-file": p(), "signoff": b(), "start-number": v(), "stdout": b(),
+			"subject-prefix": v(), "suffix": {kind: kValue, name: true}, "thread": o(), "to": v(),
+			"zero-commit": b(),
+		}), mergeShort(diffShort(), revShort(), map[byte]opt{
+			'N': b(), 'k': b(), 'n': b(), 'o': {kind: kOutPath}, 'p': b(), 'q': b(),
+			's': b(), 'v': {kind: kValue, name: true},
+		}), "-o <dir>, --stdout, -<n>, <since>, <revision range>, --cover-letter")
+		t.digits = true
+		t.finish = func(st *state) *Verdict {
+			if len(st.writes) == 0 && !st.long["stdout"] {
+				st.writes = append(st.writes, ".") // the patches go into the block's directory
+			}
+			return nil
+		}
+		return t
 	})
 
 	stashShowTable = lazyTable(func() *table {
@@ -372,51 +681,94 @@ var (
 			"include-untracked": b(), "only-untracked": b(),
 		}), diffShort(), "--stat, -p, --name-only, --include-untracked")
 	})
+
+	worktreeListTable = lazyTable(func() *table {
+		return newTable("worktree list", map[string]opt{
+			"expire": v(), "porcelain": b(), "verbose": b(),
+		}, map[byte]opt{'v': b(), 'z': b()}, "--porcelain, -v, -z")
+	})
 )
 
 const reasonBranch = "creates, deletes, renames, copies or reconfigures a branch"
 
-// lazyTable builds a table on first use: building all of them costs about
-// 1 ms at every start, and a command needs one.
-func lazyTable(build func() *table) func() *table {
-	return sync.OnceValue(func() *table {
-		t := build()
-		tune(t)
-		return t
-	})
-}
-
-// tune sets what newTable's arguments don't say.
-func tune(t *table) {
-	switch t.name {
-	case "log", "show", "diff":
-		t.digits = true
-	case "branch":
-		t.positionals = posPatterns
-		for _, n := range []string{"contains", "merged", "no-contains", "no-merged"} {
-			o := t.long[n]
-			o.lastArgDefault = true
-			t.long[n] = o
+// refNameFinish returns the finish hook of branch and tag: positional words
+// are patterns in list mode (given one of the short letters or long names),
+// else the name of a ref to create, which is asked.
+func refNameFinish(sub, creates, shorts string, longs ...string) func(*state) *Verdict {
+	return func(st *state) *Verdict {
+		if len(st.positionals) == 0 || st.ask != nil {
+			return nil
 		}
+		for i := 0; i < len(shorts); i++ {
+			if st.short[shorts[i]] {
+				return nil
+			}
+		}
+		for _, l := range longs {
+			if st.long[l] {
+				return nil
+			}
+		}
+		w := st.positionals[0]
+		return &Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: w,
+			Reason: fmt.Sprintf("git %s %s %s", sub, w, creates),
+			Advice: fmt.Sprintf("list with git %s --list <pattern> without asking; creating needs the person's approval", sub)}
 	}
 }
 
-// tables maps subcommand words to tables. stash is handled separately.
-// Keep sorted.
+// lazyTable builds a table on first use: building all of them costs about
+// 1 ms at every start, and a command needs one.
+func lazyTable(build func() *table) func() *table {
+	return sync.OnceValue(build)
+}
+
+// tables maps subcommand words to tables. stash and the subcommands in
+// dispatch are handled separately. Keep sorted; update docs/rules.md too.
 var tables = map[string]func() *table{
-	"blame":     blameTable,
-	"branch":    branchTable,
-	"diff":      diffTable,
-	"log":       logTable,
-	"ls-files":  lsFilesTable,
-	"rev-parse": revParseTable,
-	"show":      showTable,
-	"status":    statusTable,
+	"blame":         blameTable,
+	"branch":        branchTable,
+	"cat-file":      catFileTable,
+	"check-attr":    checkAttrTable,
+	"check-ignore":  checkIgnoreTable,
+	"cherry":        cherryTable,
+	"clean":         cleanTable,
+	"count-objects": countObjectsTable,
+	"describe":      describeTable,
+	"diff":          diffTable,
+	"diff-files":    diffFilesTable,
+	"diff-index":    diffIndexTable,
+	"diff-tree":     diffTreeTable,
+	"for-each-ref":  forEachRefTable,
+	"format-patch":  formatPatchTable,
+	"grep":          grepTable,
+	"log":           logTable,
+	"ls-files":      lsFilesTable,
+	"ls-tree":       lsTreeTable,
+	"merge-base":    mergeBaseTable,
+	"name-rev":      nameRevTable,
+	"range-diff":    rangeDiffTable,
+	"rev-list":      revListTable,
+	"rev-parse":     revParseTable,
+	"shortlog":      shortlogTable,
+	"show":          showTable,
+	"show-branch":   showBranchTable,
+	"show-ref":      showRefTable,
+	"status":        statusTable,
+	"tag":           tagTable,
+	"whatchanged":   whatchangedTable,
 }
 
 // stashList is log's table under another name: stash list takes log options.
 var stashListTable = sync.OnceValue(func() *table {
 	t := *logTable()
 	t.name = "stash list"
+	return &t
+})
+
+// reflogShowTable is log's table under another name: git reflog [show]
+// takes log options.
+var reflogShowTable = sync.OnceValue(func() *table {
+	t := *logTable()
+	t.name = "reflog"
 	return &t
 })

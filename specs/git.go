@@ -2,6 +2,7 @@ package specs
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync/atomic"
@@ -33,6 +34,14 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	if file, from := s.gitConfig(r); file != "" {
 		return gitIncludeAsk(r, file, from)
 	}
+	if gv.Config != nil {
+		if name, why := configCredential(gv.Config, dir, r, os.Getenv); name != "" {
+			sub := "git " + gv.Subcommand
+			return Verdict{Outcome: Ask, Rule: Rule(string(gitrules.RuleGitSubcommand)), Arg: name,
+				Reason: fmt.Sprintf("%s would print %s, which may hold a credential: %s", sub, name, why),
+				Advice: "the person at the terminal is asked; configuration without credentials is readable without asking"}
+		}
+	}
 	prog, err := s.LookPath("git")
 	if err != nil {
 		return Verdict{Outcome: Deny, Rule: RuleNotFound, Arg: "git", Reason: fmt.Sprintf("git is not installed: %v", err), Advice: "ask the person to install git"}
@@ -55,7 +64,11 @@ func confineGit(gv gitrules.Verdict, dir string, r *Resolver) (v Verdict, bad bo
 		}
 	}
 	for _, p := range gv.Writes {
-		if _, err := r.Confine(dir, p, true); err != nil {
+		res, err := r.Confine(dir, p, true)
+		if err != nil {
+			return denyErr(err), true
+		}
+		if err := patchTargets(p, res); err != nil {
 			return denyErr(err), true
 		}
 	}

@@ -30,7 +30,23 @@ func TestCheckGit(t *testing.T) {
 		{"git push", Ask, Rule(gitrules.RuleGitSubcommand)},
 		{"git -c core.pager=x log", Deny, Rule(gitrules.RuleGitOption)},
 		{"git log --output=x", Deny, Rule(gitrules.RuleGitOption)},
-		{"git branch -D x", Deny, Rule(gitrules.RuleGitOption)},
+		{"git branch -D x", Ask, Rule(gitrules.RuleGitSubcommand)},
+		{"git shortlog -sn", Allow, RuleSpec},
+		{"git grep -n x -- dir", Allow, RuleSpec},
+		{"git grep -n x -- ../y", Deny, RulePathOutsideRoot},
+		{"git grep -f /etc/passwd", Deny, RulePathOutsideRoot},
+		{"git format-patch -o out -1", Allow, RuleSpec},
+		{"git format-patch -o .git/x -1", Deny, RuleProtectedPath},
+		{"git format-patch -o gitlink -1", Deny, RuleProtectedPath},
+		{"git format-patch --output-directory=../x -1", Deny, RulePathOutsideRoot},
+		{"git format-patch --stdout -1", Allow, RuleSpec},
+		{"git config --local --list", Allow, RuleSpec},
+		{"git config --file /etc/gitconfig --list", Deny, RulePathOutsideRoot},
+		{"git config -f escape/x --list", Deny, RulePathOutsideRoot},
+		{"git config --get credential.helper", Ask, Rule(gitrules.RuleGitSubcommand)},
+		{"git clean -n", Allow, RuleSpec},
+		{"git clean -f", Ask, Rule(gitrules.RuleGitSubcommand)},
+		{"git tag v2", Ask, Rule(gitrules.RuleGitSubcommand)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -189,5 +205,107 @@ func gitRunner(git string) func(dir string, env []string, args ...string) (strin
 			"GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"), env...)
 		out, err := cmd.CombinedOutput()
 		return string(out), err
+	}
+}
+
+// TestCheckGitWritesInDir: git format-patch without -o writes into the
+// block's directory, which must not be inside .git/; a patch-named symlink
+// there would be written through.
+func TestCheckGitWritesInDir(t *testing.T) {
+	t.Parallel()
+	s := testSet(t)
+	r, _ := newFixture(t)
+	root := r.Root()
+	argv := []string{"git", "format-patch", "-1"}
+	if v := s.Check(argv, filepath.Join(root, ".git"), r); v.Outcome != Deny || v.Rule != RuleProtectedPath {
+		t.Errorf("format-patch in .git/ = %v %s, want deny protected-path", v.Outcome, v.Rule)
+	}
+	if v := s.Check(argv, filepath.Join(root, "dir"), r); v.Outcome != Allow {
+		t.Errorf("format-patch in dir/ = %v %s: %s", v.Outcome, v.Rule, v.Reason)
+	}
+	if err := os.Symlink("../.git/hooks/post-checkout", filepath.Join(root, "dir", "0001-first.patch")); err != nil {
+		t.Fatal(err)
+	}
+	r.Reset()
+	v := s.Check(argv, filepath.Join(root, "dir"), r)
+	if v.Outcome != Deny || v.Rule != RuleProtectedPath {
+		t.Errorf("format-patch into a directory with a patch-named symlink = %v %s, want deny protected-path", v.Outcome, v.Rule)
+	}
+	v = s.Check([]string{"git", "format-patch", "-o", "dir", "-1"}, root, r)
+	if v.Outcome != Deny || v.Rule != RuleProtectedPath {
+		t.Errorf("format-patch -o dir with a patch-named symlink = %v %s, want deny protected-path", v.Outcome, v.Rule)
+	}
+}
+
+func TestConfigCredential(t *testing.T) {
+	t.Parallel()
+	r, _ := newFixture(t)
+	home := t.TempDir()
+	write := func(p, content string) {
+		t.Helper()
+		mustMkdir(t, filepath.Dir(p))
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(home, ".gitconfig"), "[user]\n\tname = Bob\n[Credential]\n\thelper = store\n[include]\n\tpath = ~/more.inc\n")
+	write(filepath.Join(home, "more.inc"), "[http \"https://example.com/\"]\n\textraHeader = \"AUTHORIZATION: bearer x\" ; token\n")
+	local := t.TempDir()
+	lr, err := NewResolver(local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(lr.Root(), ".git", "config"), "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = https://ghp_tok@github.com/o/r.git\n[remote \"up\"]\n\turl = https://github.com/o/r.git\n")
+	write(filepath.Join(lr.Root(), "clean.cfg"), "[alias]\n\tst = status\n")
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	tests := []struct {
+		name string
+		r    *Resolver
+		cr   gitrules.ConfigRead
+		want string // the entry found, "" for none
+	}{
+		{"list finds the global credential helper", lr, gitrules.ConfigRead{All: true}, "credential.helper"},
+		{"names only hide values", lr, gitrules.ConfigRead{All: true, NamesOnly: true}, ""},
+		{"local list finds the token URL", lr, gitrules.ConfigRead{All: true, Scope: "local"}, "remote.origin.url"},
+		{"get of the token URL", lr, gitrules.ConfigRead{Names: []string{"Remote.origin.URL"}}, "remote.origin.url"},
+		{"get of a clean URL", lr, gitrules.ConfigRead{Names: []string{"remote.up.url"}}, ""},
+		{"regexp over remotes", lr, gitrules.ConfigRead{Regexps: []string{`^remote\..*\.url$`}}, "remote.origin.url"},
+		{"regexp over user", lr, gitrules.ConfigRead{Regexps: []string{"^user"}}, ""},
+		{"included extra header", lr, gitrules.ConfigRead{Regexps: []string{"^http"}}, "http.https://example.com/.extraheader"},
+		{"bad regexp matches everything", lr, gitrules.ConfigRead{Regexps: []string{"("}}, "credential.helper"},
+		{"global scope", lr, gitrules.ConfigRead{All: true, Scope: "global"}, "credential.helper"},
+		{"a clean file", lr, gitrules.ConfigRead{All: true, Scope: "file", File: "clean.cfg"}, ""},
+		{"fixture repository is clean locally", r, gitrules.ConfigRead{All: true, Scope: "local"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, why := configCredential(&tt.cr, tt.r.Root(), tt.r, getenv)
+			if got != tt.want {
+				t.Errorf("configCredential = %q (%s), want %q", got, why, tt.want)
+			}
+			if got != "" && why == "" {
+				t.Error("no reason given")
+			}
+		})
+	}
+}
+
+func TestParseGitConfig(t *testing.T) {
+	t.Parallel()
+	in := "# comment\n[Core]\n\tEditor = \"vim -f\" # trailing\n\tbare\n[remote \"Origin\"] url = x\\\ny\n[a.B]\n\tk = v ; c\n"
+	var got []string
+	parseGitConfig([]byte(in), func(n, v string) bool {
+		got = append(got, n+"="+v)
+		return true
+	})
+	want := []string{"core.editor=vim -f", "core.bare=true", "remote.Origin.url=xy", "a.b.k=v"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parseGitConfig (-want +got):\n%s", diff)
 	}
 }

@@ -68,24 +68,7 @@ const maxIncludeDepth = 10
 // then .git/config and .git/config.worktree; and every file they include,
 // whatever the condition of an [includeIf] (clada does not evaluate it).
 func gitConfigInProject(r *Resolver, getenv func(string) string) (file, from string) {
-	var files []string
-	if g := getenv("GIT_CONFIG_GLOBAL"); g != "" {
-		files = append(files, g)
-	} else {
-		home := getenv("HOME")
-		xdg := getenv("XDG_CONFIG_HOME")
-		if xdg == "" && home != "" {
-			xdg = filepath.Join(home, ".config")
-		}
-		if xdg != "" {
-			files = append(files, filepath.Join(xdg, "git", "config"))
-		}
-		if home != "" {
-			files = append(files, filepath.Join(home, ".gitconfig"))
-		}
-	}
-	gitDir := filepath.Join(r.Root(), ".git")
-	files = append(files, filepath.Join(gitDir, "config"), filepath.Join(gitDir, "config.worktree"))
+	files := append(globalConfigFiles(getenv), localConfigFiles(r.Root())...)
 	seen := map[string]bool{}
 	var walk func(path, from string, depth int) (string, string)
 	walk = func(path, from string, depth int) (string, string) {
@@ -117,6 +100,35 @@ func gitConfigInProject(r *Resolver, getenv func(string) string) (file, from str
 		}
 	}
 	return "", ""
+}
+
+// globalConfigFiles returns the global git configuration files, as git
+// finds them: $GIT_CONFIG_GLOBAL, or $XDG_CONFIG_HOME/git/config (default
+// ~/.config/git/config) and ~/.gitconfig.
+func globalConfigFiles(getenv func(string) string) []string {
+	if g := getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		return []string{g}
+	}
+	var files []string
+	home := getenv("HOME")
+	xdg := getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	if xdg != "" {
+		files = append(files, filepath.Join(xdg, "git", "config"))
+	}
+	if home != "" {
+		files = append(files, filepath.Join(home, ".gitconfig"))
+	}
+	return files
+}
+
+// localConfigFiles returns the repository's configuration files under
+// root: .git/config and .git/config.worktree.
+func localConfigFiles(root string) []string {
+	gitDir := filepath.Join(root, ".git")
+	return []string{filepath.Join(gitDir, "config"), filepath.Join(gitDir, "config.worktree")}
 }
 
 // writableInRoot reports whether path resolves inside r's root, outside

@@ -259,14 +259,6 @@ func TestCommandPosition(t *testing.T) {
 	}
 }
 
-// bashArgv runs body through real bash, with a function printing its
-// arguments NUL-terminated placed in front of the command, so bash does
-// the word splitting and quote removal.
-func bashArgv(t *testing.T, bash, body string) []string {
-	t.Helper()
-	return bashArgvs(t, bash, []string{body})[0]
-}
-
 // bashCall puts the printing function in front of body's command.
 func bashCall(body string) string {
 	lines := strings.Split(body, "\n")
@@ -280,7 +272,9 @@ func bashCall(body string) string {
 	return strings.Join(lines, "\n")
 }
 
-// bashArgvs is bashArgv for many bodies in one bash process (starting
+// bashArgvs runs bodies through real bash, with a function printing its
+// arguments NUL-terminated placed in front of each command, so bash does
+// the word splitting and quote removal; all in one bash process (starting
 // one bash per body was most of the parser tests' time). Each call's
 // output is preceded by \x01, a byte no accepted argument can hold. If
 // the script fails, each body runs on its own so that the failure names

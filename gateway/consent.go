@@ -41,7 +41,7 @@ func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
 			return v
 		}
 	}
-	v.Decision, v.Rule, v.Word, v.Advice, v.Why = Allow, RuleAllowedPattern, "", "", ""
+	v.Decision, v.Rule, v.Word, v.Advice, v.Why, v.Lost = Allow, RuleAllowedPattern, "", "", "", nil
 	v.Reason = fmt.Sprintf("allowed by the pattern `%s` in %s", p.Text, g.opts.Commands.Path)
 	return v
 }

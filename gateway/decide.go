@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/approve"
+	"github.com/clada/clada/gitstate"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/specs"
 )
@@ -73,6 +74,7 @@ type Gateway struct {
 	resolver *specs.Resolver
 	dirs     map[string]bool   // resolved dir attribute → is a directory; cleared with the resolver
 	programs map[string]string // program → its file inside the root, "" when outside; cleared with the resolver
+	git      *gitstate.State   // what git can restore; nil until a command destroys something, cleared with the resolver
 }
 
 // New returns a Gateway for opts.
@@ -100,6 +102,7 @@ func (g *Gateway) forget() {
 	g.resolver.Reset()
 	clear(g.dirs)
 	clear(g.programs)
+	g.git = nil
 }
 
 // Root returns the resolved project root.
@@ -221,8 +224,8 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 		sv := g.opts.Specs.Check(argv, absDir, g.resolver)
 		switch sv.Outcome {
 		case specs.Allow:
-			return Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
-				Exec: sv.Exec, Env: sv.Env, Dir: absDir}
+			return g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
+				Exec: sv.Exec, Env: sv.Env, Dir: absDir}, argv, sv.Destroys)
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
 		case specs.Ask:
@@ -238,7 +241,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 			}
 			v.Decision, v.Rule, v.Word, v.Reason, v.Advice = Ask, string(sv.Rule), sv.Arg, sv.Reason, sv.Advice
 			v.Why = sv.Reason
-			return v
+			return g.restorable(v, argv, sv.Destroys)
 		}
 	}
 	// Everything else is asked.

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/specs"
@@ -54,11 +55,16 @@ func (g *Gateway) wrapped(argv []string, u *specs.Unwrapped, absDir string, dept
 		}
 		dir = d
 	}
+	var out []specs.Destroyed
 	if u.Output != "" {
-		if _, err := g.resolver.Confine(absDir, u.Output, true); err != nil {
+		res, err := g.resolver.Confine(absDir, u.Output, true)
+		if err != nil {
 			v := refused(err, u.Output)
 			v.Dir = absDir
 			return v
+		}
+		if fi, err := os.Stat(res); err == nil && !fi.IsDir() && !u.Append {
+			out = append(out, specs.Destroyed{Arg: u.Output, Path: res}) // time -o replaces it
 		}
 	}
 	head := append([]string{prog}, u.Opts...)
@@ -94,7 +100,7 @@ func (g *Gateway) wrapped(argv []string, u *specs.Unwrapped, absDir string, dept
 		v.Reason = why + ", so the person must approve it"
 		v.Advice = "leave the setting out if the command does not need it, or wait for the person to approve"
 	}
-	return v
+	return g.restorable(v, []string{u.Name}, out)
 }
 
 // decideInner is the decision for a wrapped command: the blocked

@@ -110,7 +110,7 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 	}
 	last := len(paths) - 1
 	for i, a := range paths {
-		write := sp.writes == WritesAll || (sp.writes == WritesLast && i == last && last > 0 && !p.target)
+		write := sp.writes == WritesAll || (sp.writes == WritesLast && i == last && last > 0 && !p.target) || p.any(sp.editFlags)
 		res, err := r.Confine(dir, a, write)
 		if err != nil {
 			return denyErr(err)
@@ -150,7 +150,7 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 	exec = append(exec, argv[0])
 	exec = append(exec, sp.harden...)
 	exec = append(exec, argv[1:]...)
-	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " fits its spec", Exec: exec}
+	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " fits its spec", Exec: exec, Destroys: sp.destroyed(p, paths, dir, r)}
 }
 
 // baseName is the last element of a path as cp and mv use it ("a/b/" is b).

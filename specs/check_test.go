@@ -189,13 +189,13 @@ var checkCases = []checkCase{
 	// rm
 	allow("rm a.txt"), allow("rm a.txt b.txt"), allow("rm -v a.txt"), allow("rm -d emptydir"), allow("rm -- -x"), allow("rm -iv a.txt"),
 	allow("rm --dir emptydir"), allow("rm dir/a.txt"),
-	denyArg("rm -r dir", RuleUnknownFlag, "-r"), denyArg("rm -rf dir", RuleUnknownFlag, "-rf"), deny("rm -fr dir", RuleUnknownFlag),
-	deny("rm -f a.txt", RuleUnknownFlag), deny("rm -vf a.txt", RuleUnknownFlag), deny("rm --force a.txt", RuleUnknownFlag),
-	deny("rm --recursive dir", RuleUnknownFlag), deny("rm -R dir", RuleUnknownFlag), deny("rm a.txt -rf", RuleUnknownFlag),
-	deny("rm --rec dir", RuleUnknownFlag), deny("rm --force=1 a.txt", RuleUnknownFlag), deny("rm -Rf dir", RuleUnknownFlag),
+	allow("rm -r dir"), allow("rm -rf dir"), allow("rm -fr dir"), allow("rm -f a.txt"), allow("rm -vf a.txt"), allow("rm --force a.txt"),
+	allow("rm --recursive dir"), allow("rm -R dir"), allow("rm a.txt -rf"), allow("rm -Rf dir"),
+	deny("rm --rec dir", RuleUnknownFlag), deny("rm --force=1 a.txt", RuleFlagValue),
 	deny("rm /etc/passwd", RulePathOutsideRoot), deny("rm .git/config", RuleProtectedPath), deny("rm .clada/commands.toml", RuleProtectedPath),
 	deny("rm ../x", RulePathOutsideRoot), deny("rm escape/passwd", RulePathOutsideRoot), deny("rm .Git/index", RuleProtectedPath),
-	deny("rm -r .", RuleUnknownFlag), deny("rm gitlink/index", RuleProtectedPath), deny("rm --no-preserve-root x", RuleUnknownFlag),
+	deny("rm -rf .git", RuleProtectedPath), deny("rm -r .clada", RuleProtectedPath), deny("rm -r escape/", RulePathOutsideRoot),
+	deny("rm gitlink/index", RuleProtectedPath), deny("rm --no-preserve-root x", RuleUnknownFlag),
 	// echo, printf, which, basename, dirname
 	allow("echo hello"), allow("echo /etc/passwd"), allow("echo ~"), allow("echo -n hi"), deny("echo -x", RuleUnknownFlag),
 	allow("printf %s\\n hello"), allow("printf -- -x"), deny("printf -v x hi", RuleUnknownFlag),

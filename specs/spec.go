@@ -112,6 +112,8 @@ type fileSpec struct {
 	MaxPaths         *tomlInt    `toml:"max_paths"`
 	ExactPaths       *tomlInt    `toml:"exact_paths"`
 	Writes           Writes      `toml:"writes"`
+	Destroys         Writes      `toml:"destroys"`
+	EditFlags        tomlStrings `toml:"edit_flags"`
 	TargetDir        tomlBool    `toml:"target_dir"`
 	Tests            typeMap     `toml:"tests"`
 	NumberOption     tomlBool    `toml:"number_option"`
@@ -260,6 +262,8 @@ type spec struct {
 	maxPaths         int // -1: unlimited
 	exactPaths       int // -1: not set
 	writes           Writes
+	destroys         Writes   // which path operands are deleted or replaced (see destroy.go)
+	editFlags        []string // flags that make every path operand edited in place (sed -i)
 	targetDir        bool
 	tests            map[string]ValueType // nil unless find-style
 	numberOption     bool
@@ -672,6 +676,9 @@ func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
 			return nil, bad("deny", "example %d: %v", i+1, err)
 		}
 	}
+	if err := sp.buildDestroys(in, bad); err != nil {
+		return nil, err
+	}
 	return sp, nil
 }
 
@@ -832,6 +839,7 @@ func (sp *spec) print(b *strings.Builder) {
 			fmt.Fprintf(b, "    %s: %s\n", k, sp.forbid[k])
 		}
 	}
+	sp.printDestroys(b)
 	if len(sp.walkTarget) > 0 {
 		fmt.Fprintf(b, "  recursive with %s: an existing destination tree must hold no symlinks or hard links\n", strings.Join(sp.walkTarget, " "))
 	}

@@ -62,6 +62,10 @@ type Verdict struct {
 	Network    bool
 	Caches     []string
 	CacheQuery []string
+	// Destroys lists, for Allow and Ask, the existing paths the command
+	// deletes or replaces (rm, mv or cp onto a file, sed -i); the caller
+	// decides whether git can restore them. nil when none.
+	Destroys []Destroyed
 }
 
 // RuleCode returns the stable rule code.

@@ -32,6 +32,14 @@ const (
 	// ReportBytesPerLine sets a report budget's lines when only its size
 	// is given: 10 KiB gives 256 lines.
 	ReportBytesPerLine = 40
+
+	// clada mcp: how long a run waits before its command goes on as a
+	// background job, and the limits of a command run that way.
+	DefaultBackgroundAfter = 30 * time.Second
+	MinBackgroundAfter     = 1 * time.Second
+	MaxBackgroundAfter     = 1 * time.Hour
+	DefaultJobTimeout      = 30 * time.Minute
+	DefaultJobMaxOutput    = 100_000_000 // 100 MB
 )
 
 // Config is .clada/config.toml. Use [DefaultConfig] or [LoadConfig]
@@ -42,6 +50,15 @@ type Config struct {
 	ApprovalTimeout time.Duration // how long a question waits; 0 means DefaultApprovalTimeout
 	Untrusted       bool          // ask even for commands that a spec allows
 	HardBlocks      bool          // the built-in hard blocks (sudo, dd, rm -rf /…); on by default
+	// BackgroundAfter is how long a run of `clada mcp` waits for its
+	// command before it goes on as a background job; 0 means
+	// DefaultBackgroundAfter.
+	BackgroundAfter time.Duration
+	// JobTimeout and JobMaxOutput bound a command that `clada mcp` runs
+	// (it may become a background job) in place of Timeout and
+	// MaxOutput; 0 means DefaultJobTimeout and DefaultJobMaxOutput.
+	JobTimeout   time.Duration
+	JobMaxOutput int64
 	// ReportBudget is report_budget: how much of each block's output the
 	// report shows; zero fields mean the report's default.
 	ReportBudget Budget
@@ -97,11 +114,18 @@ func LoadConfig(root string) (Config, error) {
 			v = boolValue{&cfg.Untrusted}
 		case "hard_blocks":
 			v = boolValue{&cfg.HardBlocks}
+		case "background_after":
+			v = durationValue{&cfg.BackgroundAfter, MinBackgroundAfter, MaxBackgroundAfter}
+		case "job_timeout":
+			v = durationValue{&cfg.JobTimeout, MinTimeout, MaxTimeout}
+		case "job_max_output":
+			v = sizeValue{&cfg.JobMaxOutput}
 		case "report_budget":
 			v = budgetValue{&cfg.ReportBudget}
 		default:
 			return Config{}, keyError(path, &md, top[name], name, errors.New(
-				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks and report_budget"))
+				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, report_budget, "+
+					"background_after, job_timeout and job_max_output"))
 		}
 		if err := md.PrimitiveDecode(top[name], v); err != nil {
 			return Config{}, tomlFileError(path, name, err)

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -55,6 +57,10 @@ type Options struct {
 	// (../.clada/out/3/1.stdout from sub/). JSON's stdout_file and
 	// stderr_file stay relative to the root.
 	Base string
+	// CapSetting is the config.toml key of the output cap, named when a
+	// command is killed at the cap; "" is max_output (clada mcp's
+	// commands have job_max_output).
+	CapSetting string
 }
 
 // Reporter writes one report. It is not safe for concurrent use.
@@ -66,6 +72,7 @@ type Reporter struct {
 	docBudget int
 	docLeft   int // bytes of output the rest of the report may show
 	base      string
+	capSet    string
 	err       error
 	buf       []byte // reused for each text block
 }
@@ -73,7 +80,10 @@ type Reporter struct {
 // New returns a Reporter writing format to w.
 func New(w io.Writer, format Format, o Options) *Reporter {
 	r := &Reporter{w: w, format: format, dryRun: o.DryRun, budget: o.Budget, docBudget: o.DocBudget,
-		base: strings.Trim(o.Base, "/")}
+		base: strings.Trim(o.Base, "/"), capSet: o.CapSetting}
+	if r.capSet == "" {
+		r.capSet = "max_output"
+	}
 	if r.budget.Bytes <= 0 {
 		r.budget.Bytes = output.DefaultBudget.Bytes
 	}
@@ -85,6 +95,14 @@ func New(w io.Writer, format Format, o Options) *Reporter {
 	}
 	r.docLeft = r.docBudget
 	return r
+}
+
+// raise says how to raise the output cap.
+func (r *Reporter) raise() string {
+	if r.capSet == "max_output" {
+		return "--max-output or max_output"
+	}
+	return r.capSet
 }
 
 // Err returns the first write error.
@@ -582,10 +600,16 @@ func (r *Reporter) textRun(b *gateway.Result) {
 	case runner.StatusSignaled:
 		r.printf("    killed by %s · %d ms · %s\n", res.Signal, dur, by)
 	case runner.StatusCanceled:
-		r.printf("    interrupted (Ctrl-C) after %d ms and killed with its child processes · %s\n", dur, by)
+		// Ctrl-C cancels without a cause of its own; clada mcp's kill
+		// tool and shutdown give one, which says who stopped it.
+		why := "interrupted (Ctrl-C)"
+		if res.Err != nil && !errors.Is(res.Err, context.Canceled) {
+			why = "stopped (" + res.Err.Error() + ")"
+		}
+		r.printf("    %s after %d ms and killed with its child processes · %s\n", why, dur, by)
 	case runner.StatusTruncated:
-		r.printf("    killed at the output cap: it printed more than %s (max_output) and was stopped after %d ms · %s\n",
-			sizeText(res.MaxOutput), dur, by)
+		r.printf("    killed at the output cap: it printed more than %s (%s) and was stopped after %d ms · %s\n",
+			sizeText(res.MaxOutput), r.capSet, dur, by)
 	default:
 		r.printf("    %s · %d ms · %s\n", res.Status, dur, by)
 	}
@@ -604,8 +628,8 @@ func (r *Reporter) textRun(b *gateway.Result) {
 		r.textStream(stderr)
 	}
 	if res.Truncated {
-		r.printf("    the first %s were kept and %s read past the cap were dropped; to keep more, raise --max-output or max_output in .clada/config.toml\n",
-			sizeText(res.MaxOutput), count(res.Dropped, "byte"))
+		r.printf("    the first %s were kept and %s read past the cap were dropped; to keep more, raise %s in .clada/config.toml\n",
+			sizeText(res.MaxOutput), count(res.Dropped, "byte"), r.raise())
 	}
 }
 

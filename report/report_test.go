@@ -1,9 +1,13 @@
 package report
 
 import (
-	"github.com/clada/clada/output"
+	"context"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/clada/clada/output"
+	"github.com/clada/clada/runner"
 )
 
 func TestVisible(t *testing.T) {
@@ -67,5 +71,44 @@ func TestStreamEscapesInvalidUTF8(t *testing.T) {
 	want := "```stdout\nA\\x9b2JB x\\xffy é\n```\n"
 	if b.String() != want {
 		t.Errorf("stream = %q, want %q", b.String(), want)
+	}
+}
+
+// TestStatusWords: who stopped a command and which cap killed it are
+// named as the front end set them (clada mcp's kill tool, job_max_output).
+func TestStatusWords(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		res    runner.Result
+		cap    string
+		want   []string
+		absent string
+	}{
+		{name: "Ctrl-C", res: runner.Result{Status: runner.StatusCanceled, Err: context.Canceled},
+			want: []string{"interrupted (Ctrl-C) after"}},
+		{name: "a cause of its own", res: runner.Result{Status: runner.StatusCanceled, Err: errors.New("by the kill tool")},
+			want: []string{"stopped (by the kill tool) after"}, absent: "Ctrl-C"},
+		{name: "the run's cap", res: runner.Result{Status: runner.StatusTruncated, Truncated: true, MaxOutput: 1 << 20},
+			want: []string{"more than 1 MiB (max_output)", "raise --max-output or max_output in .clada/config.toml"}},
+		{name: "clada mcp's cap", res: runner.Result{Status: runner.StatusTruncated, Truncated: true, MaxOutput: 1 << 20}, cap: "job_max_output",
+			want: []string{"more than 1 MiB (job_max_output)", "raise job_max_output in .clada/config.toml"}, absent: "--max-output"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := ran("", "", 1024)
+			*r.Run = tt.res
+			var b strings.Builder
+			New(&b, Text, Options{CapSetting: tt.cap}).Block(r)
+			for _, w := range tt.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("report lacks %q:\n%s", w, b.String())
+				}
+			}
+			if tt.absent != "" && strings.Contains(b.String(), tt.absent) {
+				t.Errorf("report has %q:\n%s", tt.absent, b.String())
+			}
+		})
 	}
 }

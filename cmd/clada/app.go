@@ -111,6 +111,24 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				},
 			},
 			{
+				Name:  "mcp",
+				Usage: "serve clada's run, check, output and kill tools to an agent over MCP (stdio)",
+				Description: "An MCP server on stdin/stdout: register it with your agent (README \"MCP\"). Approvals are\n" +
+					"asked through the client (elicitation), never on the terminal; commands still running after\n" +
+					"background_after become jobs. When the client disconnects, every job is killed." + examples(
+					"clada mcp                    # what an agent starts; README shows how to register it",
+					"clada mcp --root ~/src/app   # serve that project, wherever the agent starts it"),
+				Flags: []cli.Flag{
+					rootFlag(),
+					&cli.BoolFlag{Name: "trust-all", Usage: "approve every command that would be asked (deny stays deny); prints a warning"},
+					&cli.BoolFlag{Name: "untrusted", Usage: "ask even for commands the specs allow"},
+				},
+				Action: func(c *cli.Context) error {
+					return mcpAction(mcpOptions{root: c.String("root"), trustAll: c.Bool("trust-all"), untrusted: c.Bool("untrusted"),
+						args: c.Args().Len()}, stdin, stdout, stderr)
+				},
+			},
+			{
 				Name:  "prompt",
 				Usage: "print instructions for a model's system prompt: how to write RUN blocks for this project",
 				Description: "Prints, for this project's specs, approvals and limits, how to write RUN blocks and dir,\n" +

@@ -264,6 +264,10 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 }
 
 func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
+	if r.Decision != Deny && r.Missing != "" {
+		notInstalled(r, x)
+		return
+	}
 	switch r.Decision {
 	case Deny:
 		r.Status = StatusDenied

@@ -385,6 +385,7 @@ type blockOut struct {
 	Declined    bool     `json:"declined,omitempty"`
 	Skip        string   `json:"skipped_because,omitempty"`
 	ApprovedBy  string   `json:"approved_by,omitempty"`
+	Missing     string   `json:"missing,omitempty"` // the program is not installed here (gateway.Verdict.Missing)
 	Wrote       string   `json:"wrote,omitempty"`
 	// Set when the command ran.
 	Outcome    string `json:"outcome,omitempty"`
@@ -444,7 +445,8 @@ func (r *Reporter) blockJSON(b *gateway.Result) blockOut {
 	o := blockOut{Type: "block", Index: b.Index + 1, Source: b.Source, Line: b.Line, Group: b.Group,
 		Command: b.Command, Argv: b.Argv, Exec: b.Exec, Dir: dirAttr(b), Decision: string(b.Decision),
 		Rule: b.Rule, Word: b.Word, WordLine: b.WordLine, Col: b.Col, Reason: b.Reason, Advice: b.Advice,
-		Status: string(b.Status), NotApproved: b.NotApproved, Declined: declined(b), Skip: b.Skip, ApprovedBy: b.ApprovedBy, Wrote: b.Wrote}
+		Status: string(b.Status), NotApproved: b.NotApproved, Declined: declined(b), Skip: b.Skip, ApprovedBy: b.ApprovedBy, Wrote: b.Wrote,
+		Missing: b.Missing}
 	if o.Argv == nil {
 		o.Argv = []string{}
 	}
@@ -555,6 +557,12 @@ func (r *Reporter) textBlock(b *gateway.Result) {
 		if b.Decision != gateway.Allow {
 			buf = doInstead(buf)
 		}
+		if b.Missing != "" && b.Decision != gateway.Deny {
+			// A fact about this machine, not part of the decision.
+			buf = append(buf, "    note: "...)
+			buf = append(buf, visible(b.Missing)...)
+			buf = append(buf, "; running it here reports exit 127\n"...)
+		}
 	case gateway.StatusDenied:
 		buf = doInstead(line(buf, "denied, not run"))
 	case gateway.StatusNotApproved:
@@ -588,6 +596,8 @@ func (r *Reporter) textRun(b *gateway.Result) {
 		by = "approved by the person (" + b.ApprovedBy + ")"
 	case "trust-all":
 		by = "approved by --trust-all"
+	case gateway.ApprovedNotInstalled:
+		by = "not run, nobody asked (rule " + b.Rule + "): " + visible(b.Reason)
 	}
 	dur := res.Duration.Round(time.Millisecond).Milliseconds()
 	switch res.Status {

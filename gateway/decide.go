@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/clada/clada/approve"
@@ -121,6 +120,13 @@ type Verdict struct {
 	// Why says, for ask, why the person is asked: unknown command,
 	// wrapper that runs other programs, untrusted mode.
 	Why string
+	// Missing says that the program cannot start here: "`rg` is not
+	// installed here (not found in PATH)", "`./build.sh` does not exist
+	// here". The decision is the policy's all the same (a dry run in CI
+	// decides as on a laptop); a dry run shows the note, and running
+	// reports exit 127 (126 for a directory or a file without x
+	// permission) without asking anyone (missing.go).
+	Missing string
 	// Lost names, for an ask, the files (and directories, with a final
 	// "/") the command destroys that git cannot restore, relative to the
 	// root; nil when it destroys nothing that cannot be restored.
@@ -198,16 +204,18 @@ func (g *Gateway) decide(argv []string, absDir string, depth int) Verdict {
 		if err != nil {
 			return refused(err, argv[0])
 		}
-		if why := notRunnable(p); why != "" {
-			return Verdict{Decision: Deny, Rule: RuleNotFound, Word: argv[0], Dir: absDir,
-				Reason: fmt.Sprintf("`%s` %s", argv[0], why),
-				Advice: "check the path (it is relative to the block's dir), or create the program first"}
-		}
 		program = p
 	}
 	// A program inside the project is asked (project_program.go); a
 	// pattern may still consent to it.
 	v := g.projectProgram(argv, g.judge(argv, absDir, program, depth))
+	if program != "" && v.Missing == "" {
+		// A path-like program that cannot start is a fact too: an
+		// earlier block may still create it (missing.go).
+		if why, _ := notRunnable(program); why != "" {
+			v.Missing = fmt.Sprintf("`%s` %s here", argv[0], why)
+		}
+	}
 	if v.Decision == Ask {
 		return g.consent(argv, absDir, v)
 	}
@@ -225,7 +233,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 		switch sv.Outcome {
 		case specs.Allow:
 			return g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
-				Exec: sv.Exec, Env: sv.Env, Dir: absDir}, argv, sv.Destroys)
+				Exec: sv.Exec, Env: sv.Env, Dir: absDir, Missing: sv.Missing}, argv, sv.Destroys)
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
 		case specs.Ask:
@@ -272,21 +280,6 @@ func (g *Gateway) inBase(dir string) string {
 	return g.opts.Base + "/" + dir
 }
 
-// notRunnable says why the file at path cannot be started as a program,
-// or "" when it can, so nobody is asked to approve what cannot run.
-func notRunnable(path string) string {
-	fi, err := os.Stat(path)
-	switch {
-	case err != nil:
-		return "does not exist"
-	case fi.IsDir():
-		return "is a directory, not a program"
-	case runtime.GOOS != "windows" && fi.Mode()&0o111 == 0:
-		return "is not executable (no x permission)"
-	}
-	return ""
-}
-
 // untrusted turns an allow into ask in untrusted mode.
 func (g *Gateway) untrusted(v Verdict) Verdict {
 	if !g.opts.Untrusted || v.Decision != Allow {
@@ -302,17 +295,16 @@ func (g *Gateway) untrusted(v Verdict) Verdict {
 // runnable returns an allow verdict with the Exec clada would run for a
 // command no spec vouched for: the resolved program, git hardened.
 func (g *Gateway) runnable(argv []string, dir, program string) Verdict {
+	missing := ""
 	if program == "" {
 		p, err := g.opts.Specs.LookPath(argv[0])
 		if err != nil {
-			return Verdict{Decision: Deny, Rule: RuleNotFound, Word: argv[0], Dir: dir,
-				Reason: fmt.Sprintf("`%s` is not an installed program: %v", argv[0], err),
-				Advice: "use a program that is installed, or ask the person to install it"}
+			p, missing = argv[0], specs.MissingNote(argv[0], err)
 		}
 		program = p
 	}
 	ex, env := specs.Command(program, argv, g.Root())
-	return Verdict{Decision: Allow, Exec: ex, Env: env, Dir: dir}
+	return Verdict{Decision: Allow, Exec: ex, Env: env, Dir: dir, Missing: missing}
 }
 
 func refused(err error, word string) Verdict {

@@ -52,6 +52,7 @@ func TestDecideOrder(t *testing.T) {
 		noHard    bool
 		want      Decision
 		wantRule  string
+		missing   bool // Verdict.Missing is set
 		reason    string
 	}{
 		{name: "spec allows", cmd: "cat README.md", want: Allow, wantRule: "spec"},
@@ -59,7 +60,7 @@ func TestDecideOrder(t *testing.T) {
 		{name: "no spec asks", cmd: "true", want: Ask, wantRule: RuleNotInSpecs},
 		{name: "allowed pattern", cmd: "npm test", want: Allow, wantRule: RuleAllowedPattern},
 		{name: "allowed prefix pattern", cmd: "make build -j4", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "prefix pattern needs whole words", cmd: "makefoo", want: Deny, wantRule: RuleNotFound},
+		{name: "prefix pattern needs whole words", cmd: "makefoo", want: Ask, wantRule: RuleNotInSpecs, missing: true},
 		{name: "blocked beats allowed", cmd: "ls -la", want: Deny, wantRule: RuleBlockedPattern,
 			reason: "blocked patterns are step 1, allowed step 3"},
 		{name: "blocked beats spec", cmd: "git push origin main", want: Deny, wantRule: RuleBlockedPattern},
@@ -75,9 +76,10 @@ func TestDecideOrder(t *testing.T) {
 		{name: "dir through symlink out", cmd: "ls", dir: "escape", want: Deny, wantRule: "path-outside-root"},
 		{name: "dir missing", cmd: "ls", dir: "nope", want: Deny, wantRule: RuleDirNotFound},
 		{name: "path-like program inside", cmd: "bin/tool", want: Ask, wantRule: RuleNotInSpecs},
-		{name: "path-like program missing", cmd: "bin/nosuch", want: Deny, wantRule: RuleNotFound},
-		{name: "path-like program is a directory", cmd: "./sub", want: Deny, wantRule: RuleNotFound},
-		{name: "path-like program not executable", cmd: "./bin/notexec", want: Deny, wantRule: RuleNotFound},
+		{name: "path-like program missing", cmd: "bin/nosuch", want: Ask, wantRule: RuleNotInSpecs, missing: true,
+			reason: "whether a program exists is a fact, not a policy: an earlier block may create it"},
+		{name: "path-like program is a directory", cmd: "./sub", want: Ask, wantRule: RuleNotInSpecs, missing: true},
+		{name: "path-like program not executable", cmd: "./bin/notexec", want: Ask, wantRule: RuleNotInSpecs, missing: true},
 		{name: "path-like program outside", cmd: "../tool", want: Deny, wantRule: "path-outside-root"},
 		{name: "absolute program outside", cmd: "/bin/ls", want: Deny, wantRule: "path-outside-root",
 			reason: "a spec applies only to bare names, and /bin is outside the root"},
@@ -85,7 +87,8 @@ func TestDecideOrder(t *testing.T) {
 		{name: "untrusted spec allow asks", cmd: "cat README.md", untrusted: true, want: Ask, wantRule: RuleUntrusted},
 		{name: "untrusted pattern allow asks", cmd: "npm test", untrusted: true, want: Ask, wantRule: RuleUntrusted},
 		{name: "untrusted deny stays deny", cmd: "cat /etc/passwd", untrusted: true, want: Deny},
-		{name: "unknown program", cmd: "no-such-program-xyz", want: Deny, wantRule: RuleNotFound},
+		{name: "unknown program", cmd: "no-such-program-xyz", want: Ask, wantRule: RuleNotInSpecs, missing: true,
+			reason: "a dry run in CI decides as on a laptop; running it reports exit 127"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -108,7 +111,10 @@ func TestDecideOrder(t *testing.T) {
 			if v.Decision == Ask && v.Why == "" {
 				t.Errorf("Decide(%q): ask without a reason to show the person", tt.cmd)
 			}
-			if v.Decision != Deny && (len(v.Exec) == 0 || !filepath.IsAbs(v.Exec[0])) {
+			if (v.Missing != "") != tt.missing {
+				t.Errorf("Decide(%q): Missing = %q, want it set: %v", tt.cmd, v.Missing, tt.missing)
+			}
+			if v.Decision != Deny && !tt.missing && (len(v.Exec) == 0 || !filepath.IsAbs(v.Exec[0])) {
 				t.Errorf("Decide(%q): exec %q is not an absolute program", tt.cmd, v.Exec)
 			}
 		})

@@ -24,7 +24,7 @@ import (
 // as the scripts of cmd/clada have it (exec_self_*.txtar), and a PATH
 // that leads into the project.
 var noExample = map[string]bool{RuleError: true, "argument-too-long": true, string(specs.RuleGitInclude): true, RuleSelfExec: true,
-	RuleProjectProgram: true, string(parser.RuleBackslash): true}
+	RuleProjectProgram: true, string(parser.RuleBackslash): true, RuleNotFound: true}
 
 // docExample is one example line of docs/rules.md:
 // `clada check [--dir D] [--untrusted] 'BODY'`, `clada allow 'P'` or

@@ -92,7 +92,7 @@ func TestRulesComplete(t *testing.T) {
 		if _, ok := consts[r.Code]; !ok {
 			t.Errorf("rule %q (%s) is listed but no Rule constant has that value", r.Code, r.Stage)
 		}
-		if !slices.Contains([]string{"allow", "ask", "deny", "ask or deny", "allow or deny"}, r.Decision) {
+		if !slices.Contains([]string{"allow", "ask", "deny", "ask or deny", "allow or deny", "allow or ask"}, r.Decision) {
 			t.Errorf("rule %q: decision %q is not allow, ask, deny or two of them joined with \" or \"", r.Code, r.Decision)
 		}
 		if r.Trigger == "" {

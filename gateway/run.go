@@ -264,6 +264,10 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 }
 
 func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
+	if r.Decision != Deny && r.Missing != "" {
+		notInstalled(r, x)
+		return
+	}
 	switch r.Decision {
 	case Deny:
 		r.Status = StatusDenied
@@ -284,10 +288,8 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 		stderr = output.NewStream("stderr", output.DefaultBudget.Bytes)
 	}
 	cfg := x.Runner
-	cfg.Dir = r.Dir
-	cfg.Env = commandEnv(os.Environ(), r.Env)
 	cfg.Stdout, cfg.Stderr = stdout, stderr
-	res := runner.Run(ctx, r.Exec, cfg)
+	res := RunVerdict(ctx, r.Verdict, cfg)
 	// A Stream's error is its own (Err); Close only ends the file.
 	_ = stdout.Close()
 	_ = stderr.Close()

@@ -17,7 +17,7 @@ const maxWrapDepth = 8
 // patterns, hard blocks, confinement, allowed patterns, specs), after the
 // wrapper's own words: a refusal of the command is the wrapper's refusal,
 // an ask of either is an ask, and only two allows are an allow.
-func (g *Gateway) wrapped(argv []string, u *specs.Unwrapped, absDir string, depth int) Verdict {
+func (g *Gateway) wrapped(argv []string, u *specs.Unwrapped, absDir string, depth int) (v Verdict) {
 	if u.Deny != nil {
 		v := refused(u.Deny, u.Deny.Arg)
 		v.Dir = absDir
@@ -29,11 +29,15 @@ func (g *Gateway) wrapped(argv []string, u *specs.Unwrapped, absDir string, dept
 			Advice: "run the command with at most one wrapper"}
 	}
 	prog, err := g.opts.Specs.LookPath(u.Name)
+	missing := ""
 	if err != nil {
-		return Verdict{Decision: Deny, Rule: RuleNotFound, Word: u.Name, Dir: absDir,
-			Reason: fmt.Sprintf("`%s` is not an installed program: %v", u.Name, err),
-			Advice: "run the command without " + u.Name}
+		prog, missing = u.Name, specs.MissingNote(u.Name, err)
 	}
+	defer func() {
+		if missing != "" && v.Decision != Deny {
+			v.Missing = missing
+		}
+	}()
 	if u.Opaque {
 		v := g.runnable(argv, absDir, prog)
 		v.Decision, v.Rule, v.Word = Ask, string(specs.RuleWrapper), u.AskWord
@@ -68,7 +72,6 @@ func (g *Gateway) wrapped(argv []string, u *specs.Unwrapped, absDir string, dept
 		}
 	}
 	head := append([]string{prog}, u.Opts...)
-	var v Verdict
 	if u.Inner == nil {
 		v = Verdict{Decision: Allow, Rule: string(specs.RuleSpec), Exec: head, Dir: absDir,
 			Reason: fmt.Sprintf("%s runs no command here", u.Name)}

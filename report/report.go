@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/clada/clada/approve"
 	"github.com/clada/clada/gateway"
 	"github.com/clada/clada/output"
 	"github.com/clada/clada/parser"
@@ -221,7 +222,8 @@ type Summary struct {
 	OK          int `json:"ok"`
 	Failed      int `json:"failed"`
 	Denied      int `json:"denied"`
-	NotApproved int `json:"not_approved"`
+	NotApproved int `json:"not_approved"` // asked and not approved, declined ones included
+	Declined    int `json:"declined"`     // the person answered no or never
 	Skipped     int `json:"skipped"`
 	WriteSearch int `json:"write_search_skipped"`
 	Errors      int `json:"errors"` // CSL errors: fatal ones and RUN blocks with block errors
@@ -255,11 +257,48 @@ func Summarize(p *gateway.Plan) Summary {
 			s.Denied++
 		case gateway.StatusNotApproved:
 			s.NotApproved++
+			if declined(b) {
+				s.Declined++
+			}
 		case gateway.StatusSkipped:
 			s.Skipped++
 		}
 	}
 	return s
+}
+
+// declined reports whether the person at the prompt answered no or never.
+func declined(b *gateway.Result) bool {
+	return b.Status == gateway.StatusNotApproved &&
+		(b.NotApproved == string(approve.NoAnswered) || b.NotApproved == "answered never")
+}
+
+// notApproved words what happened to a block that was asked about and
+// did not run, and, when the verdict's advice no longer fits, what to do
+// instead ("" keeps the verdict's advice).
+func notApproved(b *gateway.Result) (lead, advice string) {
+	const dontResend = "the person decided; do not send this command again unchanged: do without it, or explain why it is needed and let the person run it or approve it"
+	switch why := b.NotApproved; {
+	case why == string(approve.NoAnswered):
+		return "not run: declined by the person (answered no)", dontResend
+	case why == "answered never":
+		lead = "not run: declined by the person (answered never"
+		if b.Wrote != "" {
+			lead += "; added to blocked in " + b.Wrote
+		}
+		return lead + ")", dontResend
+	case why == string(approve.NoTimeout):
+		return "not run: nobody answered the question at the prompt before it timed out (that counts as no)", ""
+	case why == string(approve.NoEOF):
+		return "not run: the prompt's input ended without an answer (that counts as no)", ""
+	case why == string(approve.NoInterrupted):
+		return "not run: clada was interrupted at the prompt", ""
+	case why == string(approve.NoTTY):
+		return "not run: needs approval (no terminal to ask on)", ""
+	case strings.HasPrefix(why, "prompt failed: "):
+		return "not run: asking failed (" + strings.TrimPrefix(why, "prompt failed: ") + ")", ""
+	}
+	return "not run: needs approval (" + b.NotApproved + ")", ""
 }
 
 // Summary writes the last line of the report.
@@ -290,8 +329,11 @@ func (r *Reporter) summaryText(s Summary) string {
 		parts = append(parts, fmt.Sprintf("dry run, %d RUN block%s: %d allow · %d ask · %d deny", s.Blocks, plural(s.Blocks), s.Allow, s.Ask, s.Deny))
 	default:
 		parts = append(parts, fmt.Sprintf("%d ran: %d ok, %d failed", s.Ran, s.OK, s.Failed),
-			fmt.Sprintf("%d denied", s.Denied),
-			fmt.Sprintf("%d needs approval", s.NotApproved),
+			fmt.Sprintf("%d denied", s.Denied))
+		if s.Declined > 0 {
+			parts = append(parts, fmt.Sprintf("%d declined by the person", s.Declined))
+		}
+		parts = append(parts, fmt.Sprintf("%d needs approval", s.NotApproved-s.Declined),
 			fmt.Sprintf("%d skipped", s.Skipped))
 	}
 	if s.WriteSearch > 0 {
@@ -340,8 +382,10 @@ type blockOut struct {
 	Advice      string   `json:"advice,omitempty"`
 	Status      string   `json:"status"`
 	NotApproved string   `json:"not_approved,omitempty"`
+	Declined    bool     `json:"declined,omitempty"`
 	Skip        string   `json:"skipped_because,omitempty"`
 	ApprovedBy  string   `json:"approved_by,omitempty"`
+	Missing     string   `json:"missing,omitempty"` // the program is not installed here (gateway.Verdict.Missing)
 	Wrote       string   `json:"wrote,omitempty"`
 	// Set when the command ran.
 	Outcome    string `json:"outcome,omitempty"`
@@ -401,7 +445,8 @@ func (r *Reporter) blockJSON(b *gateway.Result) blockOut {
 	o := blockOut{Type: "block", Index: b.Index + 1, Source: b.Source, Line: b.Line, Group: b.Group,
 		Command: b.Command, Argv: b.Argv, Exec: b.Exec, Dir: dirAttr(b), Decision: string(b.Decision),
 		Rule: b.Rule, Word: b.Word, WordLine: b.WordLine, Col: b.Col, Reason: b.Reason, Advice: b.Advice,
-		Status: string(b.Status), NotApproved: b.NotApproved, Skip: b.Skip, ApprovedBy: b.ApprovedBy, Wrote: b.Wrote}
+		Status: string(b.Status), NotApproved: b.NotApproved, Declined: declined(b), Skip: b.Skip, ApprovedBy: b.ApprovedBy, Wrote: b.Wrote,
+		Missing: b.Missing}
 	if o.Argv == nil {
 		o.Argv = []string{}
 	}
@@ -512,10 +557,24 @@ func (r *Reporter) textBlock(b *gateway.Result) {
 		if b.Decision != gateway.Allow {
 			buf = doInstead(buf)
 		}
+		if b.Missing != "" && b.Decision != gateway.Deny {
+			// A fact about this machine, not part of the decision.
+			buf = append(buf, "    note: "...)
+			buf = append(buf, visible(b.Missing)...)
+			buf = append(buf, "; running it here reports exit 127\n"...)
+		}
 	case gateway.StatusDenied:
 		buf = doInstead(line(buf, "denied, not run"))
 	case gateway.StatusNotApproved:
-		buf = doInstead(line(buf, "not run: needs approval ("+b.NotApproved+")"))
+		lead, advice := notApproved(b)
+		buf = line(buf, lead)
+		if advice != "" {
+			buf = append(buf, "    do instead: "...)
+			buf = append(buf, visible(advice)...)
+			buf = append(buf, '\n')
+		} else {
+			buf = doInstead(buf)
+		}
 	case gateway.StatusSkipped:
 		buf = append(buf, "    skipped: "...)
 		buf = append(buf, b.Skip...)
@@ -537,6 +596,8 @@ func (r *Reporter) textRun(b *gateway.Result) {
 		by = "approved by the person (" + b.ApprovedBy + ")"
 	case "trust-all":
 		by = "approved by --trust-all"
+	case gateway.ApprovedNotInstalled:
+		by = "not run, nobody asked (rule " + b.Rule + "): " + visible(b.Reason)
 	}
 	dur := res.Duration.Round(time.Millisecond).Milliseconds()
 	switch res.Status {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -41,7 +42,11 @@ type captured struct {
 func capRun(t testing.TB, ctx context.Context, argv []string, cfg Config) captured {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	cfg.Stdout, cfg.Stderr = &out, &errOut
+	var stdout io.Writer = &out
+	if cfg.Stdout != nil { // the caller watches the output too
+		stdout = io.MultiWriter(&out, cfg.Stdout)
+	}
+	cfg.Stdout, cfg.Stderr = stdout, &errOut
 	r := Run(ctx, argv, cfg)
 	if r.StdoutBytes != int64(out.Len()) || r.StderrBytes != int64(errOut.Len()) {
 		t.Errorf("StdoutBytes, StderrBytes = %d, %d; the sinks got %d, %d", r.StdoutBytes, r.StderrBytes, out.Len(), errOut.Len())

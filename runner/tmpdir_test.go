@@ -22,12 +22,14 @@ func TestPrivateTempDir(t *testing.T) {
 		args   []string
 		cfg    Config
 		status Status
-		ctx    time.Duration // cancel after this long; 0: never
+		cancel bool // cancel once the helper printed its line
 	}{
 		{name: "exits", args: []string{"50"}, status: StatusExited},
-		{name: "timed out", args: []string{"50", "sleep"}, cfg: Config{Timeout: 300 * time.Millisecond}, status: StatusTimedOut},
+		// Long enough for the helper to start and print on a loaded
+		// machine (under -race); the test waits for it.
+		{name: "timed out", args: []string{"50", "sleep"}, cfg: Config{Timeout: 2 * time.Second}, status: StatusTimedOut},
 		{name: "output cap", args: []string{"50", "flood"}, cfg: Config{MaxOutput: 100000}, status: StatusTruncated},
-		{name: "canceled", args: []string{"50", "sleep"}, status: StatusCanceled, ctx: 300 * time.Millisecond},
+		{name: "canceled", args: []string{"50", "sleep"}, status: StatusCanceled, cancel: true},
 		{name: "explicit Env keeps no TMPDIR of its own", args: []string{"1"}, cfg: Config{Env: []string{"TMPDIR=/tmp", "tmp=/x", "A=1"}}, status: StatusExited},
 	}
 	for _, tt := range tests {
@@ -35,11 +37,12 @@ func TestPrivateTempDir(t *testing.T) {
 			t.Parallel()
 			parent := t.TempDir()
 			tt.cfg.TempRoot = parent
-			ctx := context.Background()
-			if tt.ctx > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, tt.ctx)
-				defer cancel()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tt.cancel {
+				// Cancel when the helper has printed, not after a fixed
+				// time that a loaded machine may not start it in.
+				tt.cfg.Stdout = cancelOnLine{cancel}
 			}
 			got := capRun(t, ctx, helperArgv(t, "tempdir", tt.args...), tt.cfg)
 			if got.Status != tt.status && !(tt.status == StatusCanceled && got.Status == StatusTimedOut) {
@@ -67,6 +70,17 @@ func TestPrivateTempDir(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cancelOnLine cancels when a write ends a line; capRun still captures
+// the output in its own sink.
+type cancelOnLine struct{ cancel context.CancelFunc }
+
+func (c cancelOnLine) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), "\n") {
+		c.cancel()
+	}
+	return len(p), nil
 }
 
 // TestTempDirMissingRoot: a TempRoot that does not exist means the command

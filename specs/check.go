@@ -14,7 +14,8 @@ import (
 // whatever the specs say; an argv[0] that is not a bare name is NoSpec; git
 // goes to gitrules; a name without a spec is NoSpec; otherwise every flag,
 // value and path must fit the spec, or the verdict is Deny naming the
-// argument. On Allow, Exec holds the program found by exec.LookPath
+// argument. On Allow, Exec holds the program found by exec.LookPath (the
+// bare name, and Missing says so, when it is not installed)
 // (resolved once per name per Set) and the final arguments. Hard blocks are
 // not checked here; see [HardBlock].
 func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
@@ -45,10 +46,24 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	v.Network, v.Caches, v.CacheQuery = sp.network, sp.caches, sp.cacheQuery
 	prog, err := s.LookPath(name)
 	if err != nil {
-		return Verdict{Outcome: Deny, Rule: RuleNotFound, Arg: name, Reason: fmt.Sprintf("%s is not installed: %v", name, err), Advice: "use another program, or ask the person to install " + name}
+		// Whether a program is installed is a fact about this machine,
+		// not a policy: the verdict stands, and running it reports
+		// exit 127 (see Verdict.Missing).
+		v.Missing = MissingNote(name, err)
+		return v
 	}
 	v.Exec[0] = prog
 	return v
+}
+
+// MissingNote says that program name is not installed here, for
+// [Verdict.Missing]: "`rg` is not installed here (not found in PATH)".
+func MissingNote(name string, err error) string {
+	why := "not found in PATH"
+	if !errors.Is(err, exec.ErrNotFound) {
+		why = err.Error()
+	}
+	return fmt.Sprintf("`%s` is not installed here (%s)", name, why)
 }
 
 // LookPath resolves a bare program name with exec.LookPath once per Set

@@ -43,15 +43,16 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 		}
 	}
 	prog, err := s.LookPath("git")
+	missing := ""
 	if err != nil {
-		return Verdict{Outcome: Deny, Rule: RuleNotFound, Arg: "git", Reason: fmt.Sprintf("git is not installed: %v", err), Advice: "ask the person to install git"}
+		prog, missing = "git", MissingNote("git", err)
 	}
 	exec, env := Command(prog, argv, r.Root())
 	reason := "git is allowed by clada's git rules"
 	if gv.Subcommand != "" {
 		reason = "git " + gv.Subcommand + " is allowed by clada's git rules"
 	}
-	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: env}
+	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: env, Missing: missing}
 }
 
 // confineGit confines the paths git reads (gv.Paths) and writes

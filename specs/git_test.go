@@ -89,8 +89,11 @@ func TestCheckExec(t *testing.T) {
 	}
 	s2 := testSet(t)
 	s2.path["cat"] = lookResult{err: errNotFoundForTest}
-	if v := s2.Check([]string{"cat", "a.txt"}, r.Root(), r); v.Outcome != Deny || v.Rule != RuleNotFound {
-		t.Errorf("missing program: %v %s", v.Outcome, v.Rule)
+	// A missing program is a fact, not a policy: still allowed, with the
+	// bare name to run and a note.
+	v := s2.Check([]string{"cat", "a.txt"}, r.Root(), r)
+	if v.Outcome != Allow || v.Rule != RuleSpec || v.Missing != "`cat` is not installed here (not found)" || v.Exec[0] != "cat" {
+		t.Errorf("missing program: %v %s %q %q", v.Outcome, v.Rule, v.Missing, v.Exec)
 	}
 }
 

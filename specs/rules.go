@@ -45,8 +45,8 @@ func Rules() []RuleInfo {
 		{RuleGitInclude, "ask",
 			"your git configuration includes a file inside the project (or is itself there), so a file a command can write is git configuration; every git command is asked",
 			"wait for the person; they can move the included file out of the project or into .git/"},
-		{RuleNotFound, "deny",
-			"the program is not installed, or a path-like program (./x) is missing, a directory or not executable",
-			"use an installed program, or check the path"},
+		{RuleNotFound, "allow or ask",
+			"at run time only: the program is not installed here, or a path-like program (./x) is missing, a directory or not executable; it is reported like exit 127 (126), never asked, and the decision stays the policy's (a dry run notes \"not installed here\")",
+			"use a program that is installed here, or ask the person to install it"},
 	}
 }

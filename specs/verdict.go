@@ -14,7 +14,7 @@ const (
 	RuleSpec            Rule = "spec"              // allowed by a spec (Allow verdicts) or another spec failure
 	RuleHardBlock       Rule = "hard-block"        // a built-in hard block: sudo, rm -rf /, …
 	RuleWrapper         Rule = "wrapper"           // the program runs other programs: Ask
-	RuleNotFound        Rule = "program-not-found" // a spec'd bare name that exec.LookPath cannot find
+	RuleNotFound        Rule = "program-not-found" // at run time: the program is not installed (reported like exit 127)
 )
 
 // Outcome is what a [Verdict] decides.
@@ -55,6 +55,11 @@ type Verdict struct {
 	Advice string   // what to do instead
 	Exec   []string // Allow only: LookPath-resolved absolute program and the final arguments
 	Env    []string // Allow only: extra environment entries ("K=V"); nil when none
+	// Missing is set on Allow when the program is not installed here
+	// ("`rg` is not installed here (not found in PATH)"); Exec[0] is then
+	// the bare name. The decision stands: being installed is a fact
+	// about one machine, and a dry run in CI must decide as on a laptop.
+	Missing string
 	// Network, Caches and CacheQuery are what the spec grants the
 	// command under the sandbox (network, caches, cache_query of the
 	// spec's TOML): the network, directories it may write, and arguments

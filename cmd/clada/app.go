@@ -21,6 +21,10 @@ var testOnlyClock approve.Clock
 // run is main without os.Exit, so tests can call it.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
+	if len(args) > 0 {
+		// How clada was started, for the commands clada hook writes.
+		app.Metadata = map[string]any{"arg0": args[0]}
+	}
 	err := app.Run(args)
 	if err == nil {
 		return exitOK
@@ -201,6 +205,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
+	app.Commands = append(app.Commands, execCommand(stdout, stderr), hookCommand(stdin, stdout, stderr))
 	for _, c := range app.Commands {
 		c.OnUsageError = usageError
 		c.HideHelpCommand = true

@@ -165,15 +165,18 @@ func TestTTYPrompt(t *testing.T) {
 		{name: "yes word upper case", answers: []string{"YES\n"}, code: exitOK,
 			report: "exit 0 · "},
 		{name: "no", answers: []string{"n\n"}, code: exitFailed,
-			report: "not run: needs approval (answered no)"},
+			report: "not run: declined by the person (answered no) (rule not-in-specs): `true` is not in clada's specs, so the person must approve it\n" +
+				"    do instead: the person decided; do not send this command again unchanged"},
+		{name: "no in the summary", answers: []string{"n\n"}, code: exitFailed,
+			report: "summary: 1 ran: 1 ok, 0 failed · 0 denied · 1 declined by the person · 0 needs approval · 0 skipped\n"},
 		{name: "unrecognised then yes", answers: []string{"x\n", "y\n"}, again: true, code: exitOK,
 			report: "exit 0 · "},
 		{name: "always", answers: []string{"a\n"}, code: exitOK,
 			report: "exit 0 · ", list: "allowed"},
 		{name: "never", answers: []string{"v\n"}, code: exitFailed,
-			report: "not run: needs approval (answered never)", list: "blocked"},
+			report: "not run: declined by the person (answered never; added to blocked in ", list: "blocked"},
 		{name: "ctrl-d", answers: []string{"\x04"}, code: exitFailed,
-			report: "not run: needs approval (end of input)", term: "end of input: not approved"},
+			report: "not run: the prompt's input ended without an answer (that counts as no)", term: "end of input: not approved"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -306,7 +309,7 @@ func TestTTYPromptTimeout(t *testing.T) {
 	if code != exitFailed {
 		t.Errorf("exit code %d, want %d", code, exitFailed)
 	}
-	if want := "not run: needs approval (timed out)"; !strings.Contains(r.stdout.String(), want) {
+	if want := "not run: nobody answered the question at the prompt before it timed out (that counts as no)"; !strings.Contains(r.stdout.String(), want) {
 		t.Errorf("report does not contain %q:\n%s", want, &r.stdout)
 	}
 }
@@ -347,7 +350,7 @@ func TestNoTerminal(t *testing.T) {
 	if code := exitCodeOf(t, err); code != exitFailed {
 		t.Errorf("exit code %d, want %d", code, exitFailed)
 	}
-	if want := "not run: needs approval (no terminal)"; !strings.Contains(string(out), want) {
+	if want := "not run: needs approval (no terminal to ask on)"; !strings.Contains(string(out), want) {
 		t.Errorf("report does not contain %q:\n%s", want, out)
 	}
 }
@@ -515,7 +518,7 @@ func TestTTYInterruptAtPrompt(t *testing.T) {
 				t.Errorf("exit code %d, want %d", code, exitInterrupted)
 			}
 			out := r.stdout.String()
-			for _, want := range []string{"not run: needs approval (interrupted)", "skipped: clada was interrupted"} {
+			for _, want := range []string{"not run: clada was interrupted at the prompt", "skipped: clada was interrupted"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("report does not contain %q:\n%s", want, out)
 				}

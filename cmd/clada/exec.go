@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/parser"
+	"github.com/clada/clada/project"
+	"github.com/clada/clada/runner"
+)
+
+// Exit codes of clada exec besides the command's own (README "clada
+// exec"). They follow the shell's conventions, so an agent that reads
+// exit codes the way it does for any command understands them.
+const (
+	execRefused  = 126 // not allowed: denied, or needs approval; nothing ran
+	execNotFound = 127 // allowed, but the program could not be started
+	execTimedOut = 124 // killed at the timeout, as timeout(1) reports it
+	execSignaled = 128 // plus the signal number: killed by a signal, as the shell reports it
+)
+
+// execCommand is `clada exec`. Its arguments are read by
+// gateway.ParseExec, the same function the gateway uses to judge a
+// command that runs clada exec, so the two cannot disagree.
+func execCommand(stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:      "exec",
+		Usage:     "decide one command and, only when it is allowed, run it with its output passed through",
+		ArgsUsage: "[--root DIR] [--dir DIR] -- COMMAND [ARG...]",
+		Description: "The decision is clada check's. An allowed command runs as clada run runs it (absolute\n" +
+			"program, git hardening, stdin closed, timeout and output cap from .clada/config.toml), and\n" +
+			"its stdout, stderr and exit code are passed through unchanged, with no report. Anything\n" +
+			"else exits 126 with the reason on stderr: clada exec never asks. This is what clada hook\n" +
+			"rewrites an allowed command to. Exit codes besides the command's own: 126 refused, 127 the\n" +
+			"program could not start, 124 timed out, 128+N killed by signal N, 2 usage error." + examples(
+			"clada exec -- git status",
+			"clada exec --dir sub -- ls -la",
+			"clada exec --root /src/app --dir /src/app/sub -- grep -rn TODO ."),
+		// The options are gateway.ParseExec's; these are for --help.
+		SkipFlagParsing: true,
+		Flags: []cli.Flag{
+			rootFlag(),
+			&cli.StringFlag{Name: "dir", Usage: "working directory, relative to where you stand inside the root, or absolute"},
+		},
+		Action: func(c *cli.Context) error {
+			x, err := gateway.ParseExec(c.Args().Slice())
+			if err != nil {
+				return withHint(err, "clada exec [--root DIR] [--dir DIR] -- COMMAND [ARG...]")
+			}
+			if x.Help {
+				return cli.ShowSubcommandHelp(c)
+			}
+			return execAction(x, stdout, stderr)
+		},
+	}
+}
+
+// execAction decides x.Argv as clada check would and runs it only when it
+// is allowed, passing its output and exit code through.
+func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
+	p, err := project.Open(project.Options{Root: x.Root})
+	if err != nil {
+		return err
+	}
+	g, err := p.Gateway()
+	if err != nil {
+		return err
+	}
+	// The words are the argv; quoting them gives the body that parses
+	// back to exactly these words, and the parser's checks on each word
+	// apply as they do for clada check -- ARGV.
+	r := g.Check(parser.Quote(x.Argv), x.Dir)
+	if r.Decision != gateway.Allow {
+		refuse(stderr, r)
+		return exitError(execRefused)
+	}
+	cfg := p.ExecOptions(project.RunOptions{}, stderr).Runner
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res := runStreaming(ctx, r.Verdict, cfg, stdout, stderr)
+	return exitCode(execExit(res, cfg, stderr), nil)
+}
+
+// refuse writes why r does not run, for the model: the rule, the word,
+// the reason and what to do instead.
+func refuse(w io.Writer, r *gateway.Result) {
+	word := ""
+	if r.Word != "" {
+		word = fmt.Sprintf(" `%s`", r.Word)
+	}
+	switch r.Decision {
+	case gateway.Ask:
+		fmt.Fprintf(w, "clada: not run: needs approval (rule %s)%s: %s\n", r.Rule, word, r.Reason)
+		fmt.Fprintf(w, "clada: clada exec never asks; run the command itself, so that the person is asked, or the person can run `clada allow %s`\n",
+			parser.QuoteWord(parser.Quote(r.Argv)))
+	default:
+		fmt.Fprintf(w, "clada: denied, not run (rule %s)%s: %s\n", r.Rule, word, r.Reason)
+		if r.Advice != "" {
+			fmt.Fprintf(w, "clada: do instead: %s\n", r.Advice)
+		}
+	}
+}
+
+// execExit is the exit code of clada exec for a command that was started
+// (or failed to start), saying on stderr what clada itself did to it.
+func execExit(res runner.Result, cfg runner.Config, stderr io.Writer) int {
+	switch res.Status {
+	case runner.StatusExited:
+		return res.ExitCode
+	case runner.StatusStartFailed:
+		fmt.Fprintf(stderr, "clada: could not start: %v\n", res.Err)
+		return execNotFound
+	case runner.StatusTimedOut:
+		fmt.Fprintf(stderr, "clada: timed out after %s: the command and everything it started were killed\n", cfg.Timeout)
+		return execTimedOut
+	case runner.StatusTruncated:
+		fmt.Fprintf(stderr, "clada: output passed max_output (%d bytes): the command was killed\n", cfg.MaxOutput)
+		return execSignaled + signalNumber("SIGKILL")
+	case runner.StatusCanceled:
+		fmt.Fprintln(stderr, "clada: interrupted: the command and everything it started were killed")
+		return exitInterrupted
+	}
+	if n := signalNumber(res.Signal); n > 0 {
+		return execSignaled + n
+	}
+	return exitFailed
+}
+
+// runStreaming runs an allowed verdict with its output passed to stdout
+// and stderr as it comes, in chunks: clada holds no more than the
+// runner's buffer of it, however much the command prints.
+func runStreaming(ctx context.Context, v gateway.Verdict, cfg runner.Config, stdout, stderr io.Writer) runner.Result {
+	cfg.Stdout, cfg.Stderr = stdout, stderr
+	res := gateway.RunVerdict(ctx, v, cfg)
+	if res.WriteErr != nil {
+		fmt.Fprintf(stderr, "clada: passing the output on: %v\n", res.WriteErr)
+	}
+	return res
+}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/clada/clada/hook"
+	"github.com/clada/clada/project"
+)
+
+// agentHooks are the answering functions of clada hook AGENT, with the
+// agent's name as people know it.
+var agentHooks = []struct {
+	name, title string
+	answer      func(in io.Reader, out, stderr io.Writer, env hook.Env) int
+}{
+	{"claude-code", "Claude Code", hook.ClaudeCode},
+	{"gemini", "Gemini CLI", hook.Gemini},
+	{"cursor", "Cursor", hook.Cursor},
+}
+
+// hookCommand is `clada hook AGENT`, `clada hook install AGENT` and
+// `clada hook uninstall AGENT`.
+func hookCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
+	var subs []*cli.Command
+	for _, a := range agentHooks {
+		subs = append(subs, &cli.Command{
+			Name:  a.name,
+			Usage: "answer " + a.title + "'s hook: its JSON on stdin, clada's decision on stdout (run by " + a.title + ")",
+			Action: func(c *cli.Context) error {
+				if c.Args().Len() > 0 {
+					return withHint(fmt.Errorf("clada hook %s takes no arguments", a.name), "%s runs it with the hook's JSON on stdin", a.title)
+				}
+				return exitCode(a.answer(stdin, stdout, stderr, hook.Env{Self: selfPath(c), Getenv: os.Getenv}), nil)
+			},
+		})
+	}
+	for _, verb := range []string{"install", "uninstall"} {
+		subs = append(subs, &cli.Command{
+			Name:      verb,
+			Usage:     verb + " clada's hook in an agent's settings (" + strings.Join(hook.Agents(), ", ") + ")",
+			ArgsUsage: "[--user] [--root DIR] AGENT",
+			Description: "The project's settings file by default, yours with --user. Only clada's hook entry is\n" +
+				"added or removed; the rest of the file, comments included, stays as it is, and a file clada\n" +
+				"cannot read is reported with its line and left alone." + examples(
+				"clada hook "+verb+" claude-code          # .claude/settings.json of the project",
+				"clada hook "+verb+" --user gemini        # ~/.gemini/settings.json",
+				"clada hook "+verb+" cursor               # .cursor/hooks.json of the project"),
+			Flags: []cli.Flag{
+				rootFlag(),
+				&cli.BoolFlag{Name: "user", Usage: "your settings in the home directory, for every project, instead of the project's"},
+			},
+			Action: func(c *cli.Context) error {
+				if c.Args().Len() > 1 && strings.HasPrefix(c.Args().Get(1), "-") {
+					return withHint(fmt.Errorf("flag %s comes after the agent", c.Args().Get(1)),
+						"put flags first: clada hook %s %s %s", verb, c.Args().Get(1), c.Args().First())
+				}
+				if c.Args().Len() != 1 {
+					return withHint(errors.New("name one agent"), "clada hook %s %s", verb, strings.Join(hook.Agents(), "|"))
+				}
+				return installAction(verb == "install", c.Args().First(), c.String("root"), c.Bool("user"), selfPath(c), stdout)
+			},
+		})
+	}
+	return &cli.Command{
+		Name:  "hook",
+		Usage: "gate an agent's shell commands: its pre-command hook asks clada, or install that hook",
+		Description: "Claude Code, Gemini CLI and Cursor run a hook before each shell command. clada hook AGENT\n" +
+			"answers it with clada check's decision: allow, ask (the agent asks you) or deny (the model is\n" +
+			"told why). Claude Code and Gemini CLI run an allowed command through clada exec." + examples(
+			"clada hook install claude-code   # once, in the project",
+			"clada hook uninstall claude-code"),
+		Subcommands: subs,
+	}
+}
+
+// installAction adds or removes clada's hook in an agent's settings.
+func installAction(install bool, agent, root string, user bool, self string, stdout io.Writer) error {
+	o := hook.InstallOptions{Agent: agent, User: user, Clada: cladaName(self)}
+	if !user {
+		abs, how, err := project.Locate(root)
+		if err != nil {
+			return err
+		}
+		o.Root = abs
+		fmt.Fprintf(stdout, "clada: project root %s\n", project.Where(abs, how))
+	} else {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return withHint(err, "set HOME, or install the hook in the project without --user")
+		}
+		o.Home = home
+	}
+	if _, err := o.Path(); err != nil {
+		return withHint(err, "clada hook install %s", strings.Join(hook.Agents(), "|"))
+	}
+	if !install {
+		path, n, err := hook.Uninstall(o)
+		if err != nil {
+			return settingsError(err)
+		}
+		if n == 0 {
+			fmt.Fprintf(stdout, "clada: no clada hook in %s\n", path)
+			return nil
+		}
+		fmt.Fprintf(stdout, "clada: removed clada's hook from %s\n", path)
+		return nil
+	}
+	path, changed, err := hook.Install(o)
+	if err != nil {
+		return settingsError(err)
+	}
+	if !changed {
+		fmt.Fprintf(stdout, "clada: clada's hook is already in %s\n", path)
+		return nil
+	}
+	fmt.Fprintf(stdout, "clada: added `%s` to %s\n", o.HookCommand(), path)
+	return nil
+}
+
+func settingsError(err error) error {
+	var se *hook.SettingsError
+	if errors.As(err, &se) {
+		return withHint(err, "fix the file, or add the hook by hand (README \"clada hook\"); clada never rewrites a file it cannot read")
+	}
+	return err
+}
+
+// selfPath is the running clada as the agent started it: the path it was
+// run by when that is this executable, else the executable's own path.
+func selfPath(c *cli.Context) string {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = ""
+	}
+	arg0, _ := c.App.Metadata["arg0"].(string)
+	cand := arg0
+	if cand != "" && !strings.ContainsAny(cand, `/\`) {
+		cand, _ = exec.LookPath(cand)
+	}
+	if cand != "" {
+		if abs, err := filepath.Abs(cand); err == nil && sameFile(abs, exe) {
+			return abs
+		}
+	}
+	return exe
+}
+
+// cladaName is how a hook command names clada: "clada" when that finds
+// the running clada on PATH (so a project's settings work for everyone
+// who has clada installed), else its absolute path.
+func cladaName(self string) string {
+	if p, err := exec.LookPath("clada"); err == nil && sameFile(p, self) {
+		return "clada"
+	}
+	return self
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}

@@ -1,0 +1,117 @@
+//go:build unix
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cladaOnPath returns a PATH whose first directory holds `clada`: a link
+// to this test binary, which TestMain runs as clada under that name.
+func cladaOnPath(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := os.Symlink(exe, filepath.Join(bin, "clada")); err != nil {
+		t.Fatal(err)
+	}
+	return bin + string(os.PathListSeparator) + os.Getenv("PATH")
+}
+
+// The real binary, end to end: the command an agent's hook rewrites an
+// allowed command to, run with bash -c as the agent's shell tool would,
+// prints the same and exits the same as the command run directly.
+func TestHookRewriteRunsTheSame(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	root := newRoot(t)
+	for name, body := range map[string]string{
+		"a b.txt": "spaced\n", "it's.txt": "quoted\nsecond\n", "=eq.txt": "zsh would expand =eq\n",
+		"héllo.txt": "accented\n", "sub/x.txt": "x y\nz\n", "$HOME.txt": "dollar\n",
+	} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append(os.Environ(), "PATH="+cladaOnPath(t), "HOME=/no-home", "CI=", "CLAUDE_PROJECT_DIR="+root,
+		"GEMINI_PROJECT_DIR="+root, "GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=0")
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	commands := []string{
+		`cat 'a b.txt'`,
+		`cat "it's.txt" =eq.txt héllo.txt '$HOME.txt'`,
+		`grep -n "x y" sub/x.txt`,
+		`grep -c nomatch sub/x.txt`, // exits 1
+		`ls -a sub`,
+		`head -n 1 "it's.txt"`,
+		`git status --short`,
+	}
+	run := func(line string) (stdout, stderr string, code int) {
+		cmd := exec.Command("bash", "-c", line)
+		cmd.Dir, cmd.Env = root, env
+		var o, e strings.Builder
+		cmd.Stdout, cmd.Stderr = &o, &e
+		return o.String(), e.String(), exitCodeOf(t, cmd.Run())
+	}
+	for _, agent := range []string{"claude-code", "gemini"} {
+		for _, line := range commands {
+			payload, _ := json.Marshal(map[string]any{
+				"hook_event_name": map[string]string{"claude-code": "PreToolUse", "gemini": "BeforeTool"}[agent],
+				"tool_name":       map[string]string{"claude-code": "Bash", "gemini": "run_shell_command"}[agent],
+				"tool_input":      map[string]string{"command": line},
+				"cwd":             root,
+			})
+			cmd := cladaCmd(t, root, "hook", agent)
+			cmd.Env = env
+			cmd.Stdin = strings.NewReader(string(payload))
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("clada hook %s for %q: %v", agent, line, err)
+			}
+			var answer struct {
+				Claude struct {
+					Decision string            `json:"permissionDecision"`
+					Input    map[string]string `json:"updatedInput"`
+				} `json:"hookSpecificOutput"`
+				Decision string `json:"decision"`
+			}
+			if err := json.Unmarshal(out, &answer); err != nil {
+				t.Fatalf("%s: %v\n%s", line, err, out)
+			}
+			decision, rewritten := answer.Claude.Decision, answer.Claude.Input["command"]
+			if agent == "gemini" {
+				var g struct {
+					Decision string `json:"decision"`
+					Specific struct {
+						Input map[string]string `json:"tool_input"`
+					} `json:"hookSpecificOutput"`
+				}
+				_ = json.Unmarshal(out, &g)
+				decision, rewritten = g.Decision, g.Specific.Input["command"]
+			}
+			if decision != "allow" || !strings.Contains(rewritten, " exec --root ") {
+				t.Errorf("%s: %q: decision %q, rewritten %q; want allow through clada exec\n%s", agent, line, decision, rewritten, out)
+				continue
+			}
+			wantOut, wantErr, wantCode := run(line)
+			gotOut, gotErr, gotCode := run(rewritten)
+			if gotOut != wantOut || gotCode != wantCode || gotErr != wantErr {
+				t.Errorf("%s: %q rewritten to %q:\n got  %d %q %q\n want %d %q %q", agent, line, rewritten, gotCode, gotOut, gotErr, wantCode, wantOut, wantErr)
+			}
+		}
+	}
+}

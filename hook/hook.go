@@ -1,0 +1,244 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/project"
+	"github.com/clada/clada/specs"
+)
+
+// Env is what an answer depends on besides the payload. The zero value
+// reads no environment variables and rewrites nothing.
+type Env struct {
+	// Self is the clada the rewrite runs (`Self exec --root …`): the
+	// path of the running clada, as the agent started it. "" means no
+	// rewrite: an allowed command is allowed as written.
+	Self string
+	// Getenv reads the agent's environment (CLAUDE_PROJECT_DIR,
+	// GEMINI_PROJECT_DIR); nil reads nothing.
+	Getenv func(string) string
+}
+
+func (e Env) getenv(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+// Request is one command line an agent's shell is about to run.
+type Request struct {
+	Command string // the command line as the model wrote it
+	Dir     string // absolute directory the agent's shell runs it in
+	// Root is the project root the agent names (CLAUDE_PROJECT_DIR);
+	// "" finds it from Dir as clada does (project.FindRoot).
+	Root string
+}
+
+// Answer is clada's decision on a [Request].
+type Answer struct {
+	Decision gateway.Decision
+	// Result is the decision as `clada check` reports it; nil when the
+	// project could not be opened or Dir is outside it (then Decision is
+	// Deny and Reason says why).
+	Result *gateway.Result
+	// Reason is one paragraph: for the model on deny (rule, word, reason,
+	// what to do instead), for the person on ask (why they are asked).
+	Reason string
+	// Root and Dir are the project root and the directory, absolute, as
+	// `clada exec --root --dir` takes them.
+	Root, Dir string
+}
+
+// maxPayload caps what a hook reads from the agent: a shell command's
+// payload is small, and a hook never holds more than this.
+const maxPayload = 4 << 20
+
+// errMalformed wraps every error about a payload the hook cannot use.
+var errMalformed = errors.New("malformed hook payload")
+
+// readPayload reads the agent's JSON, at most maxPayload bytes.
+func readPayload(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxPayload+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: reading stdin: %v", errMalformed, err)
+	}
+	if len(data) > maxPayload {
+		return nil, fmt.Errorf("%w: more than %d bytes on stdin", errMalformed, maxPayload)
+	}
+	return data, nil
+}
+
+// Decide opens the project and decides req.Command as `clada check` does,
+// run in req.Dir. A project that cannot be opened (an unreadable
+// .clada/commands.toml) or a Dir outside the root is a deny: a hook never
+// allows what it could not check.
+func Decide(req Request) Answer {
+	a := Answer{Decision: gateway.Deny, Dir: req.Dir}
+	if !filepath.IsAbs(req.Dir) {
+		a.Reason = fmt.Sprintf("clada denied this command: the hook payload names no absolute working directory (%q)", req.Dir)
+		return a
+	}
+	p, err := project.Open(project.Options{Root: req.Root, WorkDir: req.Dir})
+	if err != nil {
+		a.Reason = "clada denied this command: it could not open the project: " + err.Error()
+		var pe *project.Error
+		if errors.As(err, &pe) && pe.Hint != "" {
+			a.Reason += " (" + pe.Hint + ")"
+		}
+		return a
+	}
+	a.Root = p.Root
+	if p.Base == "" && !sameDir(p.Root, req.Dir) {
+		a.Reason = fmt.Sprintf("clada denied this command (rule %s) `%s`: the shell is in %s, outside the project root %s. Do instead: run commands in the project; ask the person to start the agent's shell there again",
+			specs.RulePathOutsideRoot, req.Dir, req.Dir, p.Root)
+		return a
+	}
+	g, err := p.Gateway()
+	if err != nil {
+		a.Reason = "clada denied this command: it could not read its approvals: " + err.Error()
+		return a
+	}
+	r := g.Check(req.Command, "")
+	a.Result, a.Decision = r, r.Decision
+	if r.Decision == gateway.Ask && runsExec(r.Argv) {
+		// The person would approve a clada exec, which then refuses
+		// what needs approval: refuse now and say how to be asked.
+		a.Decision = gateway.Deny
+		a.Reason = fmt.Sprintf("clada denied this command (rule %s): it runs clada exec of a command that needs approval (%s), and clada exec never runs what needs approval. Do instead: write the command without clada exec, so that the person is asked",
+			gateway.RuleSelfExec, why(r))
+		return a
+	}
+	a.Reason = reason(r)
+	return a
+}
+
+// runsExec reports whether argv runs `clada exec`.
+func runsExec(argv []string) bool {
+	return len(argv) > 1 && specs.ProgName(argv[0]) == "clada" && argv[1] == "exec"
+}
+
+func sameDir(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// why is the reason an asked command is asked.
+func why(r *gateway.Result) string {
+	if r.Why != "" {
+		return r.Why
+	}
+	return r.Reason
+}
+
+// reason is the one paragraph the agent shows for r: for the model on
+// deny, for the person on ask.
+func reason(r *gateway.Result) string {
+	switch r.Decision {
+	case gateway.Allow:
+		return fmt.Sprintf("clada allows this command (rule %s)", r.Rule)
+	case gateway.Ask:
+		return fmt.Sprintf("clada asks: %s (rule %s)", why(r), r.Rule)
+	}
+	s := fmt.Sprintf("clada denied this command (rule %s)", r.Rule)
+	if r.Word != "" {
+		s += fmt.Sprintf(" `%s`", r.Word)
+	}
+	s += ": " + strings.TrimSuffix(r.Reason, ".")
+	if advice := hookAdvice(r); advice != "" {
+		s += ". Do instead: " + advice
+	}
+	return s
+}
+
+// hookAdvice is what the model should do instead, said for a model that
+// runs commands through an agent's shell tool. The parser's advice for
+// shell syntax, cd, redirections and CSL errors speaks of RUN blocks,
+// their dir attribute and WRITE blocks, which an agent's shell tool does
+// not have.
+func hookAdvice(r *gateway.Result) string {
+	switch r.Rule {
+	case "shell-syntax", "builtin", gateway.RuleCSLSyntax:
+		return "run one plain command per tool call, with no shell operators, cd or redirections; " +
+			"name files by their paths from the current directory instead of changing into another"
+	case "redirect":
+		return "drop the redirection: the agent shows you stdout and stderr, and its file tools write files"
+	}
+	return r.Advice
+}
+
+// Rewrite returns the command line that runs the allowed command through
+// clada exec: `SELF exec --root ROOT --dir DIR -- ARGV…`, each word quoted
+// by [ShellQuote], or "" when the answer is not allow or self is "". The
+// agent's shell hands clada exec exactly the words that were decided,
+// and exec decides them again in the same root and directory.
+func (a Answer) Rewrite(self string) string {
+	if a.Decision != gateway.Allow || self == "" || a.Result == nil {
+		return ""
+	}
+	words := append([]string{self, "exec", "--root", a.Root, "--dir", a.Dir, "--"}, a.Result.Argv...)
+	return ShellQuote(words)
+}
+
+// asWritten reports whether running the command as the model wrote it,
+// in the agent's shell, runs what clada decided: the same arguments and
+// no extra environment. It is false for git, which clada runs with
+// hardening arguments and variables, so an agent that cannot rewrite the
+// command must ask instead of allowing it.
+func (a Answer) asWritten() bool {
+	r := a.Result
+	if r == nil || len(r.Exec) != len(r.Argv) || len(r.Env) > 0 {
+		return false
+	}
+	return runsExec(r.Argv) || slices.Equal(r.Exec[1:], r.Argv[1:])
+}
+
+// plainWord reports whether s means the same, unquoted, to every shell an
+// agent may use (bash, zsh, dash, fish): letters, digits and _ . / : , +
+// @ % -, not empty. zsh expands a leading = and, with extendedglob, ^;
+// those are quoted.
+func plainWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("_./:,+@%-", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ShellQuote joins words into a command line that a POSIX shell (bash,
+// zsh, dash, sh) splits back into exactly these words: a word of plain
+// characters as it is, any other in single quotes, with ' written as
+// '\”. Single quotes keep every other byte, newlines and backslashes
+// included; the words clada allows contain no NUL.
+func ShellQuote(words []string) string {
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if plainWord(w) {
+			b.WriteString(w)
+			continue
+		}
+		b.WriteByte('\'')
+		b.WriteString(strings.ReplaceAll(w, "'", `'\''`))
+		b.WriteByte('\'')
+	}
+	return b.String()
+}

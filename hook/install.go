@@ -1,0 +1,382 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/clada/clada/parser"
+	"github.com/clada/clada/specs"
+)
+
+// settings says where an agent keeps its command hooks and what clada's
+// entry there looks like (each agent's file documents its format).
+type settings struct {
+	project string // the file, relative to the project root
+	user    string // the file, relative to the home directory
+	event   string // the key under "hooks": a list of entries
+	// entry is what install appends to the list for the hook command
+	// line cmd. When grouped, an entry is {matcher, hooks: [{command …}]}
+	// and clada's hook is found inside; else the entry itself has the
+	// command.
+	entry   func(cmd string) any
+	grouped bool
+	// top are members a new file starts with, before "hooks".
+	top []topMember
+}
+
+type topMember struct {
+	key string
+	val any
+}
+
+// agents are the agents clada installs hooks for, by the name clada hook
+// takes.
+var agents = map[string]settings{
+	"claude-code": {
+		project: ".claude/settings.json", user: ".claude/settings.json", event: "PreToolUse", grouped: true,
+		entry: func(cmd string) any {
+			return claudeGroup{Matcher: "Bash", Hooks: []claudeHook{{Type: "command", Command: cmd, Timeout: 30}}}
+		},
+	},
+	"gemini": {
+		project: ".gemini/settings.json", user: ".gemini/settings.json", event: "BeforeTool", grouped: true,
+		entry: func(cmd string) any {
+			return geminiGroup{Matcher: "run_shell_command", Hooks: []geminiHook{{Name: "clada", Type: "command", Command: cmd, Timeout: 30000}}}
+		},
+	},
+	"cursor": {
+		project: ".cursor/hooks.json", user: ".cursor/hooks.json", event: "beforeShellExecution",
+		entry: func(cmd string) any { return cursorHook{Command: cmd} },
+		top:   []topMember{{"version", 1}},
+	},
+}
+
+type claudeGroup struct {
+	Matcher string       `json:"matcher"`
+	Hooks   []claudeHook `json:"hooks"`
+}
+
+type claudeHook struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"` // seconds
+}
+
+type geminiGroup struct {
+	Matcher string       `json:"matcher"`
+	Hooks   []geminiHook `json:"hooks"`
+}
+
+type geminiHook struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"` // milliseconds
+}
+
+type cursorHook struct {
+	Command string `json:"command"`
+}
+
+// Agents returns the names of the agents clada has a hook for, sorted.
+func Agents() []string {
+	names := make([]string, 0, len(agents))
+	for n := range agents {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// InstallOptions say which settings file to change.
+type InstallOptions struct {
+	Agent string // "claude-code", "gemini" or "cursor"
+	// User selects the user's settings file under Home; false, the
+	// project's under Root.
+	User bool
+	Root string // the project root, absolute
+	Home string // the home directory, absolute
+	// Clada is how the hook command names clada: "clada" when that is
+	// the clada on PATH, else its absolute path.
+	Clada string
+}
+
+// Path returns the settings file o names.
+func (o InstallOptions) Path() (string, error) {
+	s, ok := agents[o.Agent]
+	if !ok {
+		return "", fmt.Errorf("no hook for %q: clada has hooks for %s", o.Agent, strings.Join(Agents(), ", "))
+	}
+	if o.User {
+		if o.Home == "" {
+			return "", errors.New("no home directory for --user")
+		}
+		return filepath.Join(o.Home, filepath.FromSlash(s.user)), nil
+	}
+	return filepath.Join(o.Root, filepath.FromSlash(s.project)), nil
+}
+
+// HookCommand is the command line install writes: `clada hook AGENT`.
+func (o InstallOptions) HookCommand() string {
+	return ShellQuote([]string{o.Clada, "hook", o.Agent})
+}
+
+// SettingsError is a settings file clada will not change, with where and
+// why.
+type SettingsError struct {
+	Path      string
+	Line, Col int // 1-based; 0 when the whole file is meant
+	Msg       string
+}
+
+func (e *SettingsError) Error() string {
+	switch {
+	case e.Line == 0:
+		return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+	case e.Col == 0:
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+}
+
+// Install adds clada's hook to the agent's settings file and returns the
+// file; changed is false when the hook was already there. Everything else
+// in the file stays as it was, comments and formatting included. A file
+// that does not parse, or whose "hooks" is not what the agent reads, is
+// a *SettingsError and is not touched.
+func Install(o InstallOptions) (path string, changed bool, err error) {
+	path, err = o.Path()
+	if err != nil {
+		return "", false, err
+	}
+	s := agents[o.Agent]
+	data, root, err := readSettings(path)
+	if err != nil {
+		return path, false, err
+	}
+	entry := s.entry(o.HookCommand())
+	if root == nil {
+		data = newSettings(s, entry) // a new, or empty, file
+	} else {
+		if len(ours(data, root, s, o.Agent)) > 0 {
+			return path, false, nil
+		}
+		var e edit
+		hooks := root.get("hooks")
+		switch {
+		case hooks == nil:
+			e = insertLast(data, root, "hooks", map[string]any{s.event: []any{entry}})
+		case hooks.kind != kObject:
+			return path, false, structureError(path, data, hooks, `"hooks" is not an object`)
+		default:
+			list := hooks.get(s.event)
+			switch {
+			case list == nil:
+				e = insertLast(data, hooks, s.event, []any{entry})
+			case list.kind != kArray:
+				return path, false, structureError(path, data, list, fmt.Sprintf(`"hooks"."%s" is not a list`, s.event))
+			default:
+				e = insertLast(data, list, "", entry)
+			}
+		}
+		data = e.apply(data)
+	}
+	if err := checkWritten(path, data, s, o.Agent, true); err != nil {
+		return path, false, err
+	}
+	return path, true, writeAtomic(path, data)
+}
+
+// newSettings is a new settings file that holds clada's hook entry.
+func newSettings(s settings, entry any) []byte {
+	var b strings.Builder
+	b.WriteString("{\n")
+	for _, m := range s.top {
+		b.WriteString("  " + memberText(m.key, m.val, false, "  ", "  ") + ",\n")
+	}
+	b.WriteString("  " + memberText("hooks", map[string]any{s.event: []any{entry}}, false, "  ", "  ") + "\n}\n")
+	return []byte(b.String())
+}
+
+// Uninstall removes every hook entry that runs `clada hook AGENT` from the
+// agent's settings file, and the lists and objects that leaves empty,
+// and returns the file and how many entries it removed. A missing file
+// has none.
+func Uninstall(o InstallOptions) (path string, removed int, err error) {
+	path, err = o.Path()
+	if err != nil {
+		return "", 0, err
+	}
+	s := agents[o.Agent]
+	data, root, err := readSettings(path)
+	if err != nil || root == nil {
+		return path, 0, err
+	}
+	for {
+		found := ours(data, root, s, o.Agent)
+		if len(found) == 0 {
+			break
+		}
+		data = applyAll(data, found[0])
+		removed++
+		if root, err = parseJSONC(data); err != nil {
+			return path, 0, fmt.Errorf("%s: removing the hook would break the file (%v); it was left unchanged", path, err)
+		}
+	}
+	if removed == 0 {
+		return path, 0, nil
+	}
+	// Remove what is left empty: the event's list, then "hooks".
+	if hooks := root.get("hooks"); hooks != nil && hooks.kind == kObject {
+		if list := hooks.get(s.event); list != nil && list.kind == kArray && len(list.elems) == 0 {
+			data = applyAll(data, removeAt(data, hooks, lastIndex(hooks, s.event)))
+			if root, err = parseJSONC(data); err != nil {
+				return path, 0, err
+			}
+			if hooks = root.get("hooks"); hooks != nil && hooks.kind == kObject && len(hooks.members) == 0 {
+				data = applyAll(data, removeAt(data, root, lastIndex(root, "hooks")))
+			}
+		}
+	}
+	if err := checkWritten(path, data, s, o.Agent, false); err != nil {
+		return path, 0, err
+	}
+	return path, removed, writeAtomic(path, data)
+}
+
+// lastIndex is the index of the last member named key of object n.
+func lastIndex(n *node, key string) int {
+	for i := len(n.members) - 1; i >= 0; i-- {
+		if n.members[i].key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// ours returns, for each of clada's hook entries in the file, the edit
+// that removes it: the whole group when clada's hook is its only one,
+// else just clada's hook in it.
+func ours(data []byte, root *node, s settings, agent string) [][]edit {
+	hooks := root.get("hooks")
+	list := hooks.get(s.event)
+	if list == nil || list.kind != kArray {
+		return nil
+	}
+	var edits [][]edit
+	for i, e := range list.elems {
+		if !s.grouped {
+			if isOurs(e, agent) {
+				edits = append(edits, removeAt(data, list, i))
+			}
+			continue
+		}
+		inner := e.get("hooks")
+		if inner == nil || inner.kind != kArray {
+			continue
+		}
+		for j, h := range inner.elems {
+			if !isOurs(h, agent) {
+				continue
+			}
+			if len(inner.elems) == 1 {
+				edits = append(edits, removeAt(data, list, i))
+			} else {
+				edits = append(edits, removeAt(data, inner, j))
+			}
+		}
+	}
+	return edits
+}
+
+// isOurs reports whether the hook object h runs `clada hook AGENT`.
+func isOurs(h *node, agent string) bool {
+	cmd := h.get("command")
+	if cmd == nil || cmd.kind != kString {
+		return false
+	}
+	argv, err := parser.Command(cmd.str)
+	return err == nil && len(argv) == 3 && specs.ProgName(argv[0]) == "clada" && argv[1] == "hook" && argv[2] == agent
+}
+
+// readSettings reads and parses path; root is nil when the file does not
+// exist or holds only blanks.
+func readSettings(path string) (data []byte, root *node, err error) {
+	data, err = os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if strings.TrimSpace(strings.TrimPrefix(string(data), "\ufeff")) == "" {
+		return data, nil, nil
+	}
+	root, err = parseJSONC(data)
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return nil, nil, &SettingsError{Path: path, Line: se.Line, Col: se.Col, Msg: se.Msg + "; clada will not change a file it cannot read"}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if root.kind != kObject {
+		return nil, nil, structureError(path, data, root, "the file is not a JSON object")
+	}
+	return data, root, nil
+}
+
+func structureError(path string, data []byte, n *node, msg string) error {
+	line := 1 + strings.Count(string(data[:n.start]), "\n")
+	return &SettingsError{Path: path, Line: line, Msg: msg + "; clada will not change it"}
+}
+
+// checkWritten parses what is about to be written and checks that clada's
+// hook is there (install) or gone (uninstall), so a mistake in an edit
+// can never reach the file.
+func checkWritten(path string, data []byte, s settings, agent string, want bool) error {
+	root, err := parseJSONC(data)
+	if err == nil && (len(ours(data, root, s, agent)) > 0) != want {
+		err = errors.New("the edit did not do what it should")
+	}
+	if err != nil {
+		return fmt.Errorf("%s: clada's edit went wrong (%v); the file was left unchanged: please report this", path, err)
+	}
+	return nil
+}
+
+// writeAtomic replaces path with data through a temporary file in the
+// same directory, keeping the file's permissions (0644 for a new file);
+// when path is a symbolic link, the file it points to is replaced.
+func writeAtomic(path string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // a linked settings file (dotfiles) stays linked
+	}
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".clada-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	err = errors.Join(err, f.Chmod(mode), f.Close())
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

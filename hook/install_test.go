@@ -1,0 +1,349 @@
+package hook
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func installOpts(t *testing.T, agent string) InstallOptions {
+	t.Helper()
+	return InstallOptions{Agent: agent, Root: t.TempDir(), Home: t.TempDir(), Clada: "clada"}
+}
+
+func writeSettings(t *testing.T, o InstallOptions, text string) string {
+	t.Helper()
+	path, err := o.Path()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// Install into an existing file changes only what it adds, and uninstall
+// gives back the file byte for byte: other hooks, comments, trailing
+// commas, key order and formatting are kept.
+func TestInstallUninstallRoundTrip(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, agent, before, wantInstalled string
+	}{
+		{
+			name: "claude: other hooks and comments", agent: "claude-code",
+			before: `{
+  // the team's hooks
+  "model": "x",
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Write", /* formatter */
+        "hooks": [{"type": "command", "command": "fmt-check"}]
+      }
+    ],
+    "Stop": []
+  }
+}
+`,
+			wantInstalled: `{
+  // the team's hooks
+  "model": "x",
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Write", /* formatter */
+        "hooks": [{"type": "command", "command": "fmt-check"}]
+      },
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "clada hook claude-code",
+            "timeout": 30
+          }
+        ]
+      }
+    ],
+    "Stop": []
+  }
+}
+`,
+		},
+		{
+			name: "claude: no hooks yet, trailing comma, tabs", agent: "claude-code",
+			// A trailing comma after the last member stays the file's style.
+			before: "{\n\t\"model\": \"x\",\n}\n",
+			wantInstalled: "{\n\t\"model\": \"x\",\n\t\"hooks\": {\n\t\t\"PreToolUse\": [\n\t\t\t{\n\t\t\t\t\"matcher\": \"Bash\",\n" +
+				"\t\t\t\t\"hooks\": [\n\t\t\t\t\t{\n\t\t\t\t\t\t\"type\": \"command\",\n\t\t\t\t\t\t\"command\": \"clada hook claude-code\",\n" +
+				"\t\t\t\t\t\t\"timeout\": 30\n\t\t\t\t\t}\n\t\t\t\t]\n\t\t\t}\n\t\t]\n\t},\n}\n",
+		},
+		{
+			name: "claude: hooks without PreToolUse", agent: "claude-code",
+			before:        `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}}`,
+			wantInstalled: `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}], "PreToolUse": [{"matcher":"Bash","hooks":[{"type":"command","command":"clada hook claude-code","timeout":30}]}]}}`,
+		},
+		{
+			name: "gemini: comments kept", agent: "gemini",
+			before: `{
+  // Gemini CLI strips comments
+  "hooks": {
+    "BeforeTool": [
+      {"matcher": "write_file", "hooks": [{"type": "command", "command": "lint"}]}, // lint edits
+    ]
+  }
+}
+`,
+			wantInstalled: `{
+  // Gemini CLI strips comments
+  "hooks": {
+    "BeforeTool": [
+      {"matcher": "write_file", "hooks": [{"type": "command", "command": "lint"}]}, // lint edits
+      {
+        "matcher": "run_shell_command",
+        "hooks": [
+          {
+            "name": "clada",
+            "type": "command",
+            "command": "clada hook gemini",
+            "timeout": 30000
+          }
+        ]
+      },
+    ]
+  }
+}
+`,
+		},
+		{
+			name: "cursor: one line with a trailing comma", agent: "cursor",
+			before:        `{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./audit.sh"},]}}`,
+			wantInstalled: `{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./audit.sh"}, {"command":"clada hook cursor"},]}}`,
+		},
+		{
+			name: "claude: CRLF line ends", agent: "claude-code",
+			before: "{\r\n  \"hooks\": {\r\n    \"PreToolUse\": [\r\n      {\"matcher\": \"Read\", \"hooks\": []}\r\n    ]\r\n  }\r\n}\r\n",
+			wantInstalled: "{\r\n  \"hooks\": {\r\n    \"PreToolUse\": [\r\n      {\"matcher\": \"Read\", \"hooks\": []},\r\n      {\r\n" +
+				"        \"matcher\": \"Bash\",\r\n        \"hooks\": [\r\n          {\r\n            \"type\": \"command\",\r\n" +
+				"            \"command\": \"clada hook claude-code\",\r\n            \"timeout\": 30\r\n          }\r\n        ]\r\n      }\r\n    ]\r\n  }\r\n}\r\n",
+		},
+		{
+			name: "cursor: other hooks", agent: "cursor",
+			before: `{
+  "version": 1,
+  "hooks": {
+    "afterFileEdit": [{"command": "./format.sh"}],
+    "beforeShellExecution": [{"command": "./audit.sh"}]
+  }
+}
+`,
+			wantInstalled: `{
+  "version": 1,
+  "hooks": {
+    "afterFileEdit": [{"command": "./format.sh"}],
+    "beforeShellExecution": [{"command": "./audit.sh"}, {"command":"clada hook cursor"}]
+  }
+}
+`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			o := installOpts(t, tt.agent)
+			path := writeSettings(t, o, tt.before)
+			got, changed, err := Install(o)
+			if err != nil || !changed || got != path {
+				t.Fatalf("Install = %s, %v, %v; want %s, changed", got, changed, err, path)
+			}
+			if diff := cmp.Diff(tt.wantInstalled, readFile(t, path)); diff != "" {
+				t.Errorf("after install (-want +got):\n%s", diff)
+			}
+			if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+				t.Errorf("install changed the file's permissions: %v %v", fi.Mode(), err)
+			}
+			// Idempotent.
+			if _, changed, err := Install(o); err != nil || changed {
+				t.Errorf("second Install: changed %v, %v; want unchanged", changed, err)
+			}
+			if _, n, err := Uninstall(o); err != nil || n != 1 {
+				t.Fatalf("Uninstall = %d, %v; want 1 removed", n, err)
+			}
+			if diff := cmp.Diff(tt.before, readFile(t, path)); diff != "" {
+				t.Errorf("uninstall did not restore the file (-before +got):\n%s", diff)
+			}
+			if _, n, err := Uninstall(o); err != nil || n != 0 {
+				t.Errorf("second Uninstall = %d, %v; want nothing removed", n, err)
+			}
+		})
+	}
+}
+
+// Without a settings file, install creates it (and its directory) in the
+// project, or in the home directory with User; uninstall then leaves
+// only what was not clada's.
+func TestInstallNewFile(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		agent, file, after string
+		user               bool
+	}{
+		{agent: "claude-code", file: ".claude/settings.json", after: "{}\n"},
+		{agent: "gemini", file: ".gemini/settings.json", user: true, after: "{}\n"},
+		{agent: "cursor", file: ".cursor/hooks.json", after: "{\n  \"version\": 1\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.agent, func(t *testing.T) {
+			t.Parallel()
+			o := installOpts(t, tt.agent)
+			o.User = tt.user
+			base := o.Root
+			if tt.user {
+				base = o.Home
+			}
+			path, changed, err := Install(o)
+			if err != nil || !changed || path != filepath.Join(base, tt.file) {
+				t.Fatalf("Install = %s, %v, %v", path, changed, err)
+			}
+			root, err := parseJSONC([]byte(readFile(t, path)))
+			if err != nil {
+				t.Fatalf("the new file does not parse: %v", err)
+			}
+			if len(ours([]byte(readFile(t, path)), root, agents[tt.agent], tt.agent)) != 1 {
+				t.Errorf("the new file has no clada hook:\n%s", readFile(t, path))
+			}
+			if _, n, err := Uninstall(o); err != nil || n != 1 {
+				t.Fatalf("Uninstall = %d, %v", n, err)
+			}
+			if got := readFile(t, path); got != tt.after {
+				t.Errorf("after uninstall: %q, want %q", got, tt.after)
+			}
+		})
+	}
+}
+
+// A file clada cannot read, or whose hooks are not what the agent reads,
+// is reported with its line and never changed.
+func TestInstallRefusesBadFiles(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, text, wantErr string
+		syntax              bool
+	}{
+		{"missing comma", "{\n  \"a\": 1\n  \"b\": 2\n}\n", ":3:3: expected , or } after an object member", true},
+		{"unclosed comment", "{\n  /* note\n}\n", ":2:3: unterminated /* comment", true},
+		{"cut off", "{\"hooks\": {", ":1:12: unexpected end of file in an object", true},
+		{"not an object", "[1, 2]\n", ":1: the file is not a JSON object", true},
+		{"hooks not an object", "{\n  \"hooks\": []\n}\n", `:2: "hooks" is not an object`, false},
+		{"event not a list", "{\"hooks\": {\n\"PreToolUse\": {}}}", `:2: "hooks"."PreToolUse" is not a list`, false},
+		{"trailing text", "{} {}", ":1:4: unexpected '{' after the JSON value", true},
+		{"not UTF-8", "{\"a\": \"\xff\"}", ":1:8: the file is not UTF-8", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			o := installOpts(t, "claude-code")
+			path := writeSettings(t, o, tt.text)
+			_, _, err := Install(o)
+			var se *SettingsError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), path+tt.wantErr) {
+				t.Errorf("Install error = %v, want a SettingsError ending %q", err, tt.wantErr)
+			}
+			// Uninstall reports a file it cannot read; one whose hooks
+			// are not where the agent reads them holds no clada hook.
+			if _, n, err := Uninstall(o); n != 0 || (tt.syntax && !errors.As(err, &se)) || (!tt.syntax && err != nil) {
+				t.Errorf("Uninstall = %d, %v", n, err)
+			}
+			if got := readFile(t, path); got != tt.text {
+				t.Errorf("the file was changed: %q", got)
+			}
+		})
+	}
+}
+
+// Uninstall removes clada's hook wherever the person moved it, and only
+// it: a group that also holds other hooks stays, and so do hooks that
+// merely mention clada.
+func TestUninstallOnlyOurs(t *testing.T) {
+	t.Parallel()
+	o := installOpts(t, "claude-code")
+	before := `{"hooks": {"PreToolUse": [
+  {"matcher": "Bash", "hooks": [
+    {"type": "command", "command": "audit"},
+    {"type": "command", "command": "/usr/local/bin/clada hook claude-code"}
+  ]},
+  {"matcher": "Bash", "hooks": [{"type": "command", "command": "clada hook gemini"}]},
+  {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo clada hook claude-code"}]}
+]}}`
+	path := writeSettings(t, o, before)
+	if _, changed, err := Install(o); err != nil || changed {
+		t.Fatalf("Install over an installed hook: changed %v, %v", changed, err)
+	}
+	if _, n, err := Uninstall(o); err != nil || n != 1 {
+		t.Fatalf("Uninstall = %d, %v", n, err)
+	}
+	want := `{"hooks": {"PreToolUse": [
+  {"matcher": "Bash", "hooks": [
+    {"type": "command", "command": "audit"}
+  ]},
+  {"matcher": "Bash", "hooks": [{"type": "command", "command": "clada hook gemini"}]},
+  {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo clada hook claude-code"}]}
+]}}`
+	if diff := cmp.Diff(want, readFile(t, path)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// A settings file that is a link (kept in a dotfiles repository) stays a
+// link; the file it points to is changed.
+func TestInstallThroughSymlink(t *testing.T) {
+	t.Parallel()
+	o := installOpts(t, "gemini")
+	o.User = true
+	target := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(target, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := o.Path()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
+	if _, changed, err := Install(o); err != nil || !changed {
+		t.Fatalf("Install: %v %v", changed, err)
+	}
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if !strings.Contains(readFile(t, target), "clada hook gemini") {
+		t.Errorf("the linked file has no hook:\n%s", readFile(t, target))
+	}
+}
+
+func TestInstallUnknownAgent(t *testing.T) {
+	t.Parallel()
+	o := installOpts(t, "vim")
+	if _, _, err := Install(o); err == nil || !strings.Contains(err.Error(), "claude-code, cursor, gemini") {
+		t.Errorf("Install of an unknown agent: %v", err)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/clada/clada/approve"
@@ -64,11 +63,17 @@ func matchAllowed(ps []approve.Pattern, argv []string) (approve.Pattern, bool) {
 
 // screen returns the first of words that reaches outside the root or
 // into .git/ or .clada/, and why; "" when none does. A word is read as a
-// path whole, after its first "=" (--out=/x, CFLAGS=-I/x), and after a
-// one-letter option it is glued to (-o/x, -I../x).
+// path whole, after each "=" or "," in it (--out=/x, CFLAGS=-I/x,
+// --mount=type=bind,source=/), after a leading "@" (curl -d @/etc/passwd)
+// or "file://", and after a one-letter option it is glued to (-o/x,
+// -I../x).
 func (g *Gateway) screen(words []string, absDir string) (word, why string) {
 	for _, w := range words {
-		for _, c := range screenCandidates(w, 0) {
+		cands, ok := screenCandidates(w)
+		if !ok {
+			return w, fmt.Sprintf("`%s` has too many \"=\" and \",\" for clada to check every path in it", w)
+		}
+		for _, c := range cands {
 			if _, err := g.resolver.Confine(absDir, c, true); err != nil {
 				if c != w {
 					return w, fmt.Sprintf("in `%s`, %v", w, err)
@@ -80,23 +85,57 @@ func (g *Gateway) screen(words []string, absDir string) (word, why string) {
 	return "", ""
 }
 
-func screenCandidates(w string, depth int) []string {
-	if w == "" || depth > 2 {
-		return nil
+// maxCandidates bounds the readings of one word; a word with more "=" and
+// "," than that is not checked but asked (ok false).
+const maxCandidates = 32
+
+func screenCandidates(w string) (cands []string, ok bool) {
+	parts := []string{w}
+	for i := 0; i < len(w); i++ {
+		if (w[i] == '=' || w[i] == ',') && i+1 < len(w) {
+			if len(parts) == maxCandidates {
+				return nil, false
+			}
+			parts = append(parts, w[i+1:])
+		}
 	}
-	out := []string{w}
-	if _, val, ok := strings.Cut(w, "="); ok {
-		out = append(out, screenCandidates(val, depth+1)...)
+	out := make([]string, 0, 2*len(parts))
+	for _, c := range parts {
+		out = append(out, c)
+		for {
+			switch {
+			case strings.HasPrefix(c, "@"):
+				c = c[1:]
+			case strings.HasPrefix(c, "file://"):
+				c = c[len("file://"):]
+			case len(c) > 2 && c[0] == '-' && c[1] != '-' && strings.ContainsRune("/.~", rune(c[2])):
+				c = c[2:]
+			default:
+				c = ""
+			}
+			if c == "" {
+				break
+			}
+			out = append(out, c)
+		}
 	}
-	if len(w) > 2 && w[0] == '-' && w[1] != '-' && strings.ContainsRune("/.~", rune(w[2])) {
-		out = append(out, screenCandidates(w[2:], depth+1)...)
-	}
-	return out
+	return out, true
 }
 
-// subcommandRE is a word that reads as a subcommand (go test, npm run,
-// git commit, make build), never as a path, an option or a value.
-var subcommandRE = regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`)
+// isSubcommand reports whether w reads as a subcommand (go test, npm run,
+// git commit, make build), never as a path, an option or a value: a
+// lower-case letter, then lower-case letters, digits, "_", ":" and "-".
+func isSubcommand(w string) bool {
+	if w == "" || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(w); i++ {
+		if c := w[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == ':' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // prefixFor returns the program-and-subcommand prefix pattern that the
 // prompt offers besides the exact command (`go test ./...` → `go test *`),
@@ -108,7 +147,7 @@ var subcommandRE = regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`)
 func (g *Gateway) prefixFor(r *Result) string {
 	argv := r.Argv
 	if len(argv) < 2 || strings.ContainsAny(argv[0], `/\`) || specs.RunsPrograms(argv[0]) ||
-		!subcommandRE.MatchString(argv[1]) || len(r.Lost) > 0 || r.Rule == RulePatternWord {
+		!isSubcommand(argv[1]) || len(r.Lost) > 0 || r.Rule == RulePatternWord {
 		return ""
 	}
 	dir := r.Dir

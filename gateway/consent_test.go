@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/clada/clada/approve"
@@ -55,6 +56,13 @@ func TestConsent(t *testing.T) {
 		{name: "attached relative value", cmd: "true -I../inc", want: Ask, wantRule: RulePatternWord, wantWord: "-I../inc"},
 		{name: "assignment value", cmd: "true DESTDIR=/usr", want: Ask, wantRule: RulePatternWord, wantWord: "DESTDIR=/usr"},
 		{name: "assignment of an option value", cmd: "true CFLAGS=-I/usr/include", want: Ask, wantRule: RulePatternWord},
+		{name: "comma list", cmd: "true --mount=type=bind,source=/,target=/x", want: Ask, wantRule: RulePatternWord},
+		{name: "comma list relative", cmd: "true --exclude=x.o,../y", want: Ask, wantRule: RulePatternWord},
+		{name: "at-file", cmd: "true -d @/etc/passwd", want: Ask, wantRule: RulePatternWord, wantWord: "@/etc/passwd"},
+		{name: "at-file in a value", cmd: "true --data=@../x", want: Ask, wantRule: RulePatternWord},
+		{name: "file URL", cmd: "true file:///etc/passwd", want: Ask, wantRule: RulePatternWord},
+		{name: "too many separators to check", cmd: "true " + strings.Repeat("a,", 40) + "x", want: Ask, wantRule: RulePatternWord},
+		{name: "at-file inside", cmd: "true -d @a.txt key=value a,b", want: Allow, wantRule: RuleAllowedPattern},
 		{name: "tilde", cmd: "true '~/x'", want: Ask, wantRule: RulePatternWord, wantWord: "~/x"},
 		{name: "symlink out", cmd: "true escape/passwd", want: Ask, wantRule: RulePatternWord, wantWord: "escape/passwd"},
 		{name: "into .git", cmd: "true -C .git", want: Ask, wantRule: RulePatternWord, wantWord: ".git"},

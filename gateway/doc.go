@@ -3,12 +3,16 @@
 //
 // [Gateway.Decide] applies, in order: the user's blocked patterns and the
 // built-in hard blocks (deny); confinement of the dir attribute and of a
-// path-like program (deny); the user's allowed patterns (allow); the
-// command specs and git rules (allow or deny; wrappers that run other
-// programs are ask); everything else is ask. A simple wrapper (env, nice,
-// timeout, time, stdbuf, nohup) is decided by the command it runs, decided
-// as if it stood alone, and by its own words. Untrusted mode turns every
-// allow into ask. The verdict carries the rule, the offending word, the
+// path-like program (deny); the command specs and git rules (allow or
+// deny; wrappers that run other programs are ask); everything else is
+// ask. A simple wrapper (env, nice, timeout, time, stdbuf, nohup) is
+// decided by the command it runs, decided as if it stood alone, and by its
+// own words. A command that deletes or replaces existing files is an allow
+// only when git can restore all of them (restore.go; git's state is read
+// lazily, once per run and again after a command ran), else ask. Then the
+// user's allowed patterns turn an ask into allow (consent.go): never a
+// deny, and a prefix pattern only while the words its * stands for stay
+// inside the project. Untrusted mode turns every allow into ask. The verdict carries the rule, the offending word, the
 // reason and advice for the model, and what would run: the resolved
 // program and final arguments (git hardened) and extra environment.
 //

@@ -95,6 +95,14 @@
 // once per name per Set with exec.LookPath; Exec holds the absolute path.
 // [HardBlock] is separate, because the gateway applies it first.
 //
+// # Deleting and overwriting
+//
+// A spec's destroys field (none, all, last; by default what writes says)
+// and edit_flags say which path operands the command deletes or replaces;
+// [Verdict.Destroys] lists those that exist (see destroy.go for which
+// symlinks are followed). specs does not decide whether that is allowed:
+// the gateway asks git whether it can restore them.
+//
 // # Simple wrappers
 //
 // [Unwrap] takes env, nice, timeout, time, stdbuf and nohup apart as they

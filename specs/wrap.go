@@ -2,7 +2,6 @@ package specs
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -132,11 +131,11 @@ var simpleWrappers = map[string]*simpleWrapper{
 		set: func(u *Unwrapped, o wrapOpt, word, val string) {
 			switch o.short {
 			case 'k':
-				if !durationRE.MatchString(val) {
+				if !isDuration(val) {
 					u.deny(RuleFlagValue, word, fmt.Sprintf("timeout %s takes a duration, not %q", word, val), "write a duration such as 10s, 2m or 1h")
 				}
 			case 's':
-				if !signalRE.MatchString(val) {
+				if !isSignal(val) {
 					u.deny(RuleFlagValue, word, fmt.Sprintf("timeout %s takes a signal name or number, not %q", word, val), "write a signal such as TERM, KILL or 9")
 				}
 			}
@@ -163,7 +162,7 @@ var simpleWrappers = map[string]*simpleWrapper{
 			{short: 'e', long: "error", arg: argRequired},
 		}, helpVersion...),
 		set: func(u *Unwrapped, o wrapOpt, word, val string) {
-			if o.short != 0 && !bufModeRE.MatchString(val) {
+			if o.short != 0 && !isBufMode(val) {
 				u.deny(RuleFlagValue, word, fmt.Sprintf("stdbuf %s takes L, 0 or a size, not %q", word, val), "write stdbuf -oL COMMAND")
 			}
 		},
@@ -171,13 +170,72 @@ var simpleWrappers = map[string]*simpleWrapper{
 	"nohup": {opts: helpVersion},
 }
 
-var (
-	// durationRE is timeout's DURATION: a floating point number with an
-	// optional unit.
-	durationRE = regexp.MustCompile(`^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[smhd]?$`)
-	signalRE   = regexp.MustCompile(`^[A-Za-z0-9+-]{1,16}$`)
-	bufModeRE  = regexp.MustCompile(`^(L|\d+[A-Za-z]{0,3})$`)
-)
+// Plain functions instead of regular expressions, which would be
+// compiled at every start of clada.
+
+// isDuration reports whether s is timeout's DURATION: a floating point
+// number (digits with at most one ".", an optional exponent) and an
+// optional unit s, m, h or d.
+func isDuration(s string) bool {
+	if n := len(s); n > 0 && strings.IndexByte("smhd", s[n-1]) >= 0 {
+		s = s[:n-1]
+	}
+	mant := s
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		exp := s[i+1:]
+		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
+			exp = exp[1:]
+		}
+		if !allDigits(exp) {
+			return false
+		}
+		mant = s[:i]
+	}
+	whole, frac, dot := strings.Cut(mant, ".")
+	switch {
+	case !dot:
+		return allDigits(whole)
+	case whole == "":
+		return allDigits(frac)
+	}
+	return allDigits(whole) && (frac == "" || allDigits(frac))
+}
+
+// isSignal reports whether s can name a signal: 1 to 16 letters, digits,
+// "+" or "-" (TERM, SIGKILL, 9, RTMIN+1).
+func isSignal(s string) bool {
+	return len(s) >= 1 && len(s) <= 16 && onlyBytes(s, "+-")
+}
+
+// isBufMode reports whether s is a stdbuf MODE: L, or a size (digits and
+// at most three unit letters: 0, 4096, 1M, 1KiB).
+func isBufMode(s string) bool {
+	if s == "L" {
+		return true
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	unit := s[i:]
+	return i > 0 && len(unit) <= 3 && onlyBytes(unit, "") && !strings.ContainsAny(unit, "0123456789")
+}
+
+// isPlainValue reports whether s holds only letters, digits and _ . @ :
+// + , = - (a locale, a terminal name, a colour setting).
+func isPlainValue(s string) bool { return onlyBytes(s, "_.@:+,=-") }
+
+// onlyBytes reports whether every byte of s is an ASCII letter, a digit
+// or one of extra.
+func onlyBytes(s, extra string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(extra, c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
 
 func validAdjustment(s string) bool {
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
@@ -304,7 +362,7 @@ func (w *simpleWrapper) parse(u *Unwrapped, argv []string) int {
 			u.deny(RuleSpec, u.Name, "timeout needs a DURATION and a command", "write timeout 10s COMMAND [ARG]...")
 			return len(argv)
 		}
-		if !durationRE.MatchString(argv[i]) {
+		if !isDuration(argv[i]) {
 			u.deny(RuleFlagValue, argv[i], fmt.Sprintf("timeout's DURATION %q is not a duration", argv[i]), "write a duration such as 10s, 2m or 1h before the command")
 			return len(argv)
 		}
@@ -477,21 +535,19 @@ func envRisk(name, val string) string {
 	return "env sets " + name + ", which clada does not know to be harmless"
 }
 
-var plainValueRE = regexp.MustCompile(`^[A-Za-z0-9_.@:+,=-]*$`)
-
 // safeEnvValue reports whether val is a plain value for a safe name:
 // locales, terminals and colour settings never hold a "/"; TZ may hold a
 // zone name like Europe/Paris, never an absolute path or "..".
 func safeEnvValue(name, val string) bool {
 	if name != "TZ" {
-		return plainValueRE.MatchString(val)
+		return isPlainValue(val)
 	}
 	v := strings.TrimPrefix(val, ":")
 	if strings.HasPrefix(v, "/") {
 		return false
 	}
 	for _, part := range strings.Split(v, "/") {
-		if part == "" && v != "" || part == "." || part == ".." || !plainValueRE.MatchString(part) {
+		if part == "" && v != "" || part == "." || part == ".." || !isPlainValue(part) {
 			return false
 		}
 	}

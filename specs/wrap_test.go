@@ -133,3 +133,26 @@ func TestUnwrap(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapperValues(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]bool{
+		"5": true, "5s": true, "1.5m": true, ".5": true, "5.": true, "2h": true, "1d": true, "0": true,
+		"1e3": true, "1E-2s": true, "1.5e+2": true,
+		"": false, "s": false, "abc": false, "5x": false, "1.2.3": false, "-5": false, "1e": false, ".": false, "5ss": false, "0x10": false,
+	} {
+		if got := isDuration(s); got != want {
+			t.Errorf("isDuration(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for s, want := range map[string]bool{"TERM": true, "9": true, "RTMIN+1": true, "": false, "a b": false, "/x": false, "ABCDEFGHIJKLMNOPQ": false} {
+		if got := isSignal(s); got != want {
+			t.Errorf("isSignal(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for s, want := range map[string]bool{"L": true, "0": true, "4096": true, "1M": true, "1KiB": true, "": false, "M": false, "1MiBs": false, "/x": false, "1.5M": false} {
+		if got := isBufMode(s); got != want {
+			t.Errorf("isBufMode(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -61,6 +61,8 @@ type Options struct {
 	// command is killed at the cap; "" is max_output (clada mcp's
 	// commands have job_max_output).
 	CapSetting string
+	// GitHub holds what only the github format uses.
+	GitHub GitHubOptions
 }
 
 // Reporter writes one report. It is not safe for concurrent use.
@@ -73,6 +75,8 @@ type Reporter struct {
 	docLeft   int // bytes of output the rest of the report may show
 	base      string
 	capSet    string
+	gh        GitHubOptions
+	findings  []finding // github: annotations, written by Summary
 	err       error
 	buf       []byte // reused for each text block
 }
@@ -80,7 +84,7 @@ type Reporter struct {
 // New returns a Reporter writing format to w.
 func New(w io.Writer, format Format, o Options) *Reporter {
 	r := &Reporter{w: w, format: format, dryRun: o.DryRun, budget: o.Budget, docBudget: o.DocBudget,
-		base: strings.Trim(o.Base, "/"), capSet: o.CapSetting}
+		base: strings.Trim(o.Base, "/"), capSet: o.CapSetting, gh: o.GitHub}
 	if r.capSet == "" {
 		r.capSet = "max_output"
 	}
@@ -150,7 +154,8 @@ func (r *Reporter) Errors(errs []*parser.Error) {
 		case JSON:
 			r.json(errorOut{Type: "error", Source: e.Source, Line: e.Line, Text: e.Text, Message: e.Msg, Advice: advice})
 		case GitHub:
-			r.printf("::error file=%s,line=%d,title=%s::%s\n", ghProp(e.Source), e.Line, ghProp("clada: CSL error"), ghData(e.Msg))
+			r.findings = append(r.findings, finding{level: "error", source: e.Source, line: e.Line,
+				title: "clada: CSL error", msg: e.Msg, rule: gateway.RuleCSLSyntax, text: e.Text})
 		default:
 			r.printf("%s\n", visible(e.Error()))
 			if e.Text != "" {
@@ -180,8 +185,8 @@ func (r *Reporter) Notes(p *gateway.Plan) {
 		return
 	case GitHub:
 		for _, n := range notes {
-			r.printf("::warning file=%s,line=%d,title=%s::%s\n", ghProp(n.Source), n.Line, ghProp("clada: not a RUN block"),
-				ghData(r.noteMessage(p, n)+" — "+blockSyntax))
+			r.findings = append(r.findings, finding{level: "warning", source: n.Source, line: n.Line,
+				title: "clada: not a RUN block", msg: r.noteMessage(p, n) + " — " + blockSyntax, text: n.Text})
 		}
 		return
 	}
@@ -312,7 +317,7 @@ func (r *Reporter) Summary(s Summary, exitCode int) {
 			ExitCode int  `json:"exit_code"`
 		}{"summary", s, r.dryRun, exitCode})
 	case GitHub:
-		r.printf("::notice title=clada::%s\n", ghData(r.summaryText(s)))
+		r.githubSummary(r.summaryText(s))
 	default:
 		r.printf("%s\n", r.summaryText(s))
 	}
@@ -588,7 +593,9 @@ func (r *Reporter) textBlock(b *gateway.Result) {
 	r.printf("\n")
 }
 
-func (r *Reporter) textRun(b *gateway.Result) {
+// statusText says how a command that ran ended, and who let it run:
+// "exit 1 · 12 ms · allowed (spec)".
+func (r *Reporter) statusText(b *gateway.Result) string {
 	res := b.Run
 	by := "allowed (" + b.ApprovedBy + ")"
 	switch b.ApprovedBy {
@@ -602,13 +609,13 @@ func (r *Reporter) textRun(b *gateway.Result) {
 	dur := res.Duration.Round(time.Millisecond).Milliseconds()
 	switch res.Status {
 	case runner.StatusExited:
-		r.printf("    exit %d · %d ms · %s\n", res.ExitCode, dur, by)
+		return fmt.Sprintf("exit %d · %d ms · %s", res.ExitCode, dur, by)
 	case runner.StatusStartFailed:
-		r.printf("    could not start: %v · %s\n", res.Err, by)
+		return fmt.Sprintf("could not start: %v · %s", res.Err, by)
 	case runner.StatusTimedOut:
-		r.printf("    timed out after %d ms and was killed with its child processes · %s\n", dur, by)
+		return fmt.Sprintf("timed out after %d ms and was killed with its child processes · %s", dur, by)
 	case runner.StatusSignaled:
-		r.printf("    killed by %s · %d ms · %s\n", res.Signal, dur, by)
+		return fmt.Sprintf("killed by %s · %d ms · %s", res.Signal, dur, by)
 	case runner.StatusCanceled:
 		// Ctrl-C cancels without a cause of its own; clada mcp's kill
 		// tool and shutdown give one, which says who stopped it.
@@ -616,13 +623,17 @@ func (r *Reporter) textRun(b *gateway.Result) {
 		if res.Err != nil && !errors.Is(res.Err, context.Canceled) {
 			why = "stopped (" + res.Err.Error() + ")"
 		}
-		r.printf("    %s after %d ms and killed with its child processes · %s\n", why, dur, by)
+		return fmt.Sprintf("%s after %d ms and killed with its child processes · %s", why, dur, by)
 	case runner.StatusTruncated:
-		r.printf("    killed at the output cap: it printed more than %s (%s) and was stopped after %d ms · %s\n",
+		return fmt.Sprintf("killed at the output cap: it printed more than %s (%s) and was stopped after %d ms · %s",
 			sizeText(res.MaxOutput), r.capSet, dur, by)
-	default:
-		r.printf("    %s · %d ms · %s\n", res.Status, dur, by)
 	}
+	return fmt.Sprintf("%s · %d ms · %s", res.Status, dur, by)
+}
+
+func (r *Reporter) textRun(b *gateway.Result) {
+	res := b.Run
+	r.printf("    %s\n", r.statusText(b))
 	stdout, stderr := r.excerpts(b)
 	switch {
 	case stdout.empty() && stderr.empty():
@@ -761,34 +772,6 @@ func oneLine(s string) string {
 		s = s[:77] + "…"
 	}
 	return s
-}
-
-func (r *Reporter) githubBlock(b *gateway.Result) {
-	level := ""
-	switch {
-	case b.Decision == gateway.Deny:
-		level = "error"
-	case b.Decision == gateway.Ask:
-		level = "warning"
-	case b.Status == gateway.StatusRan && !b.Run.OK():
-		level = "error"
-	default:
-		return
-	}
-	line := b.Line
-	if b.WordLine > 0 {
-		line = b.WordLine
-	}
-	msg := b.Reason
-	if b.Advice != "" {
-		msg += " — " + b.Advice
-	}
-	col := ""
-	if b.Col > 0 {
-		col = fmt.Sprintf(",col=%d", b.Col)
-	}
-	r.printf("::%s file=%s,line=%d%s,title=%s::%s\n", level, ghProp(b.Source), line, col,
-		ghProp(fmt.Sprintf("clada %s (%s)", b.Decision, b.Rule)), ghData(msg))
 }
 
 // ghData escapes an annotation message as GitHub's toolkit does.

@@ -97,7 +97,13 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	// 33,000 write calls); buffer them, and flush after each executed block
 	// so that the model and the person see it as soon as it is finished.
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	rep := report.New(out, format, report.Options{DryRun: o.dryRun, Budget: p.ReportBudget(ro), Base: p.Base})
+	opts := report.Options{DryRun: o.dryRun, Budget: p.ReportBudget(ro), Base: p.Base}
+	if format == report.GitHub {
+		var done func()
+		opts.GitHub, done = githubOptions(p.Root, stderr)
+		defer done()
+	}
+	rep := report.New(out, format, opts)
 	if o.dryRun || !plan.OK() {
 		for _, r := range plan.Results {
 			rep.Block(r)

@@ -32,6 +32,7 @@ go build -o "$WORK/hello" ./bench/hello
 go build -o "$WORK/gen" ./bench/gen
 go build -o "$WORK/rusage" ./bench/rusage
 go build -o "$WORK/execloop" ./bench/execloop
+go build -o "$WORK/mcpcheck" ./bench/mcpcheck
 go test -c -o "$WORK/runner.test" ./runner
 "$WORK/gen" -dir "$WORK" -blocks "$BLOCKS" -cats "$CATS" -sparse $((1 << 30))
 PROJECT="$WORK/project"
@@ -218,6 +219,15 @@ grow=$(awk -v p="$peak" -v s="$startrss" 'BEGIN {printf "%.1f", p - s}')
 row "  runner.Run alone, 1 GiB (BenchmarkHugeOutput)" "its own RSS before ($startrss MiB)" \
   "+$grow MiB, read $dropped_r B past the cap" "≤ 8 MiB, whatever the cap" \
   "$(check "$(awk -v g="$grow" 'BEGIN {print g * 1024}')" '<=' 8192)"
+
+echo "== 6. clada mcp: check round trips over stdio, idle RSS" >&2
+# mcpcheck starts `clada mcp` and drives it with the official Go SDK's
+# client; the server gives memory back after 2 s without requests.
+read -r _ mmed _ mp99 _ mcpu _ _ _ mbusy _ midle < <("$WORK/mcpcheck" -clada "$CLADA" -root "$PROJECT" -n $((RUNS * 50)) -idle 3s 2>/dev/null)
+row "clada mcp: check round trip over stdio (Go SDK client), median" "—" \
+  "$mmed µs (p99 $mp99 µs; server CPU $mcpu µs per call)" "< 1000 µs" "$(check "$mmed" '<' 1000)"
+row "clada mcp: RSS idle, after the round trips" "busy: $(awk -v k="$mbusy" 'BEGIN {printf "%.1f", k / 1024}') MiB" \
+  "$(awk -v k="$midle" 'BEGIN {printf "%.1f", k / 1024}') MiB" "≤ 20 MiB" "$(check "$midle" '<=' 20480)"
 
 echo
 printf '| %s | %s | %s | %s | %s |\n' measure reference measured target "ok?"

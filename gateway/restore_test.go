@@ -174,3 +174,34 @@ func TestExecuteRechecksDestroys(t *testing.T) {
 		t.Error("rm b.txt (tracked, unmodified) did not run")
 	}
 }
+
+// TestTimeOutputDestroys: time -o FILE replaces FILE (unless -a appends),
+// so it is allowed only when git can restore it.
+func TestTimeOutputDestroys(t *testing.T) {
+	t.Parallel()
+	_, noTime := exec.LookPath("time")
+	g, root := newTestGateway(t)
+	gitRepo(t, root)
+	for _, tt := range []struct {
+		cmd  string
+		want Decision
+	}{
+		{"nice time -o a.txt ls", Allow},            // tracked, unmodified
+		{"nice time -o new.txt ls", Allow},          // created
+		{"nice time -o untracked.txt ls", Ask},      // replaced, and git has no copy
+		{"nice time -a -o untracked.txt ls", Allow}, // appended to: nothing lost
+	} {
+		argv, _ := parser.Command(tt.cmd)
+		v := g.Decide(argv, "")
+		if noTime != nil {
+			// Without GNU time the wrapper cannot run at all.
+			if v.Decision != Deny || v.Rule != RuleNotFound {
+				t.Errorf("Decide(%q) without time installed = %s (%s), want deny (%s)", tt.cmd, v.Decision, v.Rule, RuleNotFound)
+			}
+			continue
+		}
+		if v.Decision != tt.want || (tt.want == Ask && v.Rule != RuleNotRestorable) {
+			t.Errorf("Decide(%q) = %s (%s: %s), want %s", tt.cmd, v.Decision, v.Rule, v.Reason, tt.want)
+		}
+	}
+}

@@ -1,13 +1,17 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -49,6 +53,9 @@ type Server struct {
 	jobs  *jobs
 	roots *roots
 	mcp   *mcp.Server
+
+	idleMu sync.Mutex
+	idle   *time.Timer // gives memory back once no request came for idleAfter
 }
 
 // legacyProtocols are the protocol versions clada speaks. Versions from
@@ -96,7 +103,29 @@ func New(o Options) (*Server, error) {
 	if err := s.addTools(); err != nil {
 		return nil, err
 	}
+	s.idle = time.AfterFunc(time.Hour, debug.FreeOSMemory)
+	s.idle.Stop()
+	s.mcp.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			defer s.touch()
+			return next(ctx, method, req)
+		}
+	})
 	return s, nil
+}
+
+// idleAfter is how long the server waits after a request before it gives
+// the memory its requests left behind back to the system. The SDK's JSON
+// decoding allocates a large buffer per message, which the Go runtime
+// would otherwise keep for minutes: an agent's server sits idle most of
+// the time, and its resident memory is what the person pays for.
+const idleAfter = 2 * time.Second
+
+// touch restarts the idle timer.
+func (s *Server) touch() {
+	s.idleMu.Lock()
+	s.idle.Reset(idleAfter)
+	s.idleMu.Unlock()
 }
 
 // Root is the project root the server serves.
@@ -123,6 +152,9 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 func (s *Server) serve(ctx context.Context, t mcp.Transport) error {
 	err := s.mcp.Run(ctx, t)
 	s.jobs.close()
+	s.idleMu.Lock()
+	s.idle.Stop()
+	s.idleMu.Unlock()
 	if errors.Is(err, io.EOF) || (err != nil && ctx.Err() != nil) {
 		return nil
 	}
@@ -183,6 +215,10 @@ func (s *Server) addTools() error {
 	}
 	checkOut.Properties["decision"].Enum = []any{"allow", "ask", "deny"}
 	checkOut.Properties["argv"].Types, checkOut.Properties["argv"].Type = nil, "array"
+	checkIn, err := jsonschema.For[checkInput](nil)
+	if err != nil {
+		return err
+	}
 	runIn, err := jsonschema.For[runInput](nil)
 	if err != nil {
 		return err
@@ -196,7 +232,7 @@ func (s *Server) addTools() error {
 	}
 	jobIn.Properties["job"].Minimum = jsonschema.Ptr(1.0)
 
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s.mcp, &mcp.Tool{
 		Name:  "run",
 		Title: "Run a command (checked by clada, no shell)",
 		Description: "Run one command in the project without a shell, if clada allows it or a person approves it. " +
@@ -208,16 +244,16 @@ func (s *Server) addTools() error {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: false,
 			DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
 	}, s.run)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s.mcp, &mcp.Tool{
 		Name:  "check",
 		Title: "Check a command (nothing runs)",
 		Description: "Decide one command as run would (allow, ask or deny) and say why, without running it " +
 			"or asking anyone.",
-		InputSchema:  nil,
+		InputSchema:  checkIn,
 		OutputSchema: checkOut,
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, s.check)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s.mcp, &mcp.Tool{
 		Name:  "output",
 		Title: "A job's status and output",
 		Description: "The status of a job (running, exited, killed or timed out), its exit code when it is done, " +
@@ -226,7 +262,7 @@ func (s *Server) addTools() error {
 		OutputSchema: reportSchema("the JSON report block of the job's command, with job and status (running, exited, killed or timed out)"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: ptr(false)},
 	}, s.output)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s.mcp, &mcp.Tool{
 		Name:         "kill",
 		Title:        "Stop a job",
 		Description:  "Stop a running job: its command and every process it started are killed. Reports the job's final status.",
@@ -236,6 +272,77 @@ func (s *Server) addTools() error {
 			DestructiveHint: ptr(true), OpenWorldHint: ptr(false)},
 	}, s.kill)
 	return nil
+}
+
+// input is a tool's arguments, which check their own values.
+type input interface {
+	runInput | checkInput | jobInput
+	valid() error
+}
+
+func (in runInput) valid() error {
+	switch b := in.BackgroundAfter; {
+	case in.Command == "":
+		return errors.New("command is required: one command line, such as \"git status\"")
+	case b != nil && (*b < 0 || *b > maxBackgroundAfter):
+		return fmt.Errorf("background_after %v is out of range: give seconds from 0 to %d", *b, maxBackgroundAfter)
+	}
+	return nil
+}
+
+func (in checkInput) valid() error {
+	if in.Command == "" {
+		return errors.New("command is required: one command line, such as \"git status\"")
+	}
+	return nil
+}
+
+func (in jobInput) valid() error {
+	if in.Job < 1 {
+		return errors.New("job is required: the job id a run result gave")
+	}
+	return nil
+}
+
+// addTool adds a tool whose arguments are decoded into In and whose
+// structured result is h's second value. It does what the SDK's generic
+// AddTool does, with encoding/json: the SDK's decoder allocates a large
+// buffer per call, several times per call, which made check's round trip
+// slower and the server's memory larger (bench/README.md). The schemas
+// are still declared; arguments are checked by decoding (unknown fields
+// and wrong types are errors) and by In.valid, and tests check the
+// results against the output schemas.
+func addTool[In input](srv *mcp.Server, t *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, any, error)) {
+	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in In
+		args := req.Params.Arguments
+		if len(args) == 0 || string(args) == "null" {
+			args = []byte("{}")
+		}
+		d := json.NewDecoder(bytes.NewReader(args))
+		d.DisallowUnknownFields()
+		err := d.Decode(&in)
+		if err == nil {
+			err = in.valid()
+		}
+		if err != nil {
+			return toolError("invalid arguments for %s: %v", t.Name, err), nil
+		}
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			return nil, err
+		}
+		if out != nil {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(out); err != nil {
+				return nil, fmt.Errorf("encoding the result of %s: %w", t.Name, err)
+			}
+			res.StructuredContent = json.RawMessage(bytes.TrimRight(b.Bytes(), "\n"))
+		}
+		return res, nil
+	})
 }
 
 // reportSchema is the output schema of run, output and kill: a JSON

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -49,6 +50,7 @@ type mcpSession struct {
 	cs     *mcp.ClientSession
 	cmd    *exec.Cmd
 	stderr *lockedBuffer
+	out    map[string]*jsonschema.Resolved // each tool's output schema
 }
 
 // startMCP starts `clada mcp --root root args...` and connects the Go
@@ -70,8 +72,22 @@ func connectMCP(t *testing.T, root string, client *mcp.Client, args ...string) *
 	if err != nil {
 		t.Fatalf("connecting to clada mcp: %v\nstderr:\n%s", err, stderr)
 	}
-	s := &mcpSession{t: t, cs: cs, cmd: cmd, stderr: stderr}
+	s := &mcpSession{t: t, cs: cs, cmd: cmd, stderr: stderr, out: map[string]*jsonschema.Resolved{}}
 	t.Cleanup(func() { s.cs.Close() })
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		data, _ := json.Marshal(tool.OutputSchema)
+		var schema jsonschema.Schema
+		if err := json.Unmarshal(data, &schema); err != nil {
+			t.Fatalf("%s's output schema: %v", tool.Name, err)
+		}
+		if s.out[tool.Name], err = schema.Resolve(nil); err != nil {
+			t.Fatalf("%s's output schema: %v", tool.Name, err)
+		}
+	}
 	return s
 }
 
@@ -83,6 +99,17 @@ func (s *mcpSession) call(name string, args map[string]any) *mcp.CallToolResult 
 	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		s.t.Fatalf("%s %v: %v\nstderr:\n%s", name, args, err, s.stderr)
+	}
+	// Every structured result fits the tool's declared output schema.
+	if res.StructuredContent != nil {
+		data, _ := json.Marshal(res.StructuredContent)
+		var v any
+		json.Unmarshal(data, &v)
+		if err := s.out[name].Validate(v); err != nil {
+			s.t.Errorf("%s %v: structuredContent does not fit the output schema: %v\n%s", name, args, err, data)
+		}
+	} else if !res.IsError {
+		s.t.Errorf("%s %v: a result without structuredContent", name, args)
 	}
 	return res
 }
@@ -569,5 +596,37 @@ func TestMCPTrustFlags(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
 		t.Error("--untrusted ran a declined command")
+	}
+}
+
+// TestMCPBadArguments: arguments that do not fit a tool's input are an
+// error result naming what is wrong; nothing runs.
+func TestMCPBadArguments(t *testing.T) {
+	t.Parallel()
+	root := newRoot(t)
+	s := startMCP(t, root, nil)
+	tests := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"run", map[string]any{}, "command is required"},
+		{"run", map[string]any{"command": "touch made", "shell": true}, `unknown field "shell"`},
+		{"run", map[string]any{"command": "touch made", "background_after": -1}, "background_after -1 is out of range"},
+		{"run", map[string]any{"command": "touch made", "background_after": "soon"}, "background_after"},
+		{"run", map[string]any{"command": []string{"touch", "made"}}, "command"},
+		{"check", map[string]any{"dir": "."}, "command is required"},
+		{"output", map[string]any{"job": "1"}, "job"},
+		{"output", map[string]any{}, "job is required"},
+		{"kill", map[string]any{"job": 1.5}, "job"},
+	}
+	for _, tt := range tests {
+		res := s.call(tt.tool, tt.args)
+		if !res.IsError || !strings.Contains(text(res), "invalid arguments for "+tt.tool) || !strings.Contains(text(res), tt.want) {
+			t.Errorf("%s %v: isError %v, want an error about %q:\n%s", tt.tool, tt.args, res.IsError, tt.want, text(res))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
+		t.Error("a call with bad arguments ran its command")
 	}
 }

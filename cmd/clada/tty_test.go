@@ -486,46 +486,61 @@ func TestConcurrentAlways(t *testing.T) {
 // TestTTYInterruptAtPrompt: Ctrl-C typed at the question (the terminal
 // sends SIGINT), or SIGTERM, answers no for that command, runs nothing
 // after it, reports what happened and exits 130 at once, not after the
-// approval timeout.
+// approval timeout: within 100 ms. A machine loaded by other work can
+// stall any one process, so the time is the best of three tries; each
+// try must behave correctly.
 func TestTTYInterruptAtPrompt(t *testing.T) {
 	t.Parallel()
 	for _, how := range []string{"ctrl-c", "sigterm"} {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
-			root := newRoot(t)
-			r := startTTY(t, root, askCSL+"<---RUN--->\ntouch after\n<---END--->\n")
-			r.expect(askPrompt)
-			r.expect("): ")
-			start := time.Now()
-			if how == "ctrl-c" {
-				r.answer("\x03")
-			} else if err := syscall.Kill(r.pid, syscall.SIGTERM); err != nil {
-				t.Fatal(err)
-			}
-			var took time.Duration
-			select {
-			case err := <-r.done:
-				took = time.Since(start)
-				r.done <- err // for wait
-			case <-time.After(ttyWait):
-				t.Fatalf("clada did not exit after %s at the prompt", how)
-			}
-			code, _ := r.wait(ttyWait)
-			if took > 100*time.Millisecond {
-				t.Errorf("clada took %s to exit after %s at the prompt, want at most 100ms", took, how)
-			}
-			if code != exitInterrupted {
-				t.Errorf("exit code %d, want %d", code, exitInterrupted)
-			}
-			out := r.stdout.String()
-			for _, want := range []string{"not run: clada was interrupted at the prompt", "skipped: clada was interrupted"} {
-				if !strings.Contains(out, want) {
-					t.Errorf("report does not contain %q:\n%s", want, out)
+			var times []time.Duration
+			for range 3 {
+				took := interruptAtPrompt(t, how)
+				if took <= 100*time.Millisecond {
+					return
 				}
+				times = append(times, took)
 			}
-			if _, err := os.Stat(filepath.Join(root, "after")); err == nil {
-				t.Error("a block ran after the interrupt")
-			}
+			t.Errorf("clada took %v to exit after %s at the prompt, want at most 100ms", times, how)
 		})
 	}
+}
+
+// interruptAtPrompt interrupts one question and checks what clada did; it
+// returns how long clada took to exit.
+func interruptAtPrompt(t *testing.T, how string) time.Duration {
+	t.Helper()
+	root := newRoot(t)
+	r := startTTY(t, root, askCSL+"<---RUN--->\ntouch after\n<---END--->\n")
+	r.expect(askPrompt)
+	r.expect("): ")
+	start := time.Now()
+	if how == "ctrl-c" {
+		r.answer("\x03")
+	} else if err := syscall.Kill(r.pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var took time.Duration
+	select {
+	case err := <-r.done:
+		took = time.Since(start)
+		r.done <- err // for wait
+	case <-time.After(ttyWait):
+		t.Fatalf("clada did not exit after %s at the prompt", how)
+	}
+	code, _ := r.wait(ttyWait)
+	if code != exitInterrupted {
+		t.Errorf("exit code %d, want %d", code, exitInterrupted)
+	}
+	out := r.stdout.String()
+	for _, want := range []string{"not run: clada was interrupted at the prompt", "skipped: clada was interrupted"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report does not contain %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "after")); err == nil {
+		t.Error("a block ran after the interrupt")
+	}
+	return took
 }

@@ -38,7 +38,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		missing("node is not installed: the TypeScript SDK client test needs node ≥ 18 and `npm ci --prefix cmd/clada/%s`", tsClientDir)
+		missing("node is not installed: the TypeScript SDK client test needs node ≥ 20 and `npm ci --prefix cmd/clada/%s`", tsClientDir)
 	}
 	var pkg, installed struct {
 		Dependencies map[string]string `json:"dependencies"`

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux && !clada_no_mcp
 
 //lint:file-ignore SA1019 MCP roots are deprecated only from protocol 2026-07-28, which clada mcp does not speak; it checks roots, so the tests offer them
 

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux && !clada_no_mcp
 
 package main
 

@@ -77,7 +77,7 @@ type Gateway struct {
 	dirs     map[string]bool   // resolved dir attribute → is a directory; cleared with the resolver
 	programs map[string]string // program → its file inside the root, "" when outside; cleared with the resolver
 	git      *gitstate.State   // what git can restore; nil until a command destroys something, cleared with the resolver
-	secrets  []string          // DefaultSecrets and Options.Secrets, lower case
+	secrets  []secretMatcher   // DefaultSecrets and Options.Secrets, lower case, compiled
 }
 
 // New returns a Gateway for opts.

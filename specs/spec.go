@@ -331,27 +331,42 @@ type section struct {
 	text []byte
 }
 
-var defaults = sync.OnceValue(func() *lazySpecs {
+var defaults = sync.OnceValue(func() *lazySpecs { return splitSpecs(defaultTOML) })
+
+// splitSpecs cuts data at each line that starts with "[commands.": one
+// section per command, each a slice of data (nothing is copied: this runs
+// at every start of clada).
+func splitSpecs(data []byte) *lazySpecs {
 	l := &lazySpecs{sections: map[string]section{}, decoded: map[string]*spec{}}
-	lines := bytes.SplitAfter(defaultTOML, []byte("\n"))
-	name, start := "", 0
+	header := []byte("[commands.")
+	nlHeader := []byte("\n[commands.")
+	name, start, line := "", 0, 1
 	flush := func(end int) {
 		if name != "" {
-			l.sections[name] = section{line: start + 1, text: bytes.Join(lines[start:end], nil)}
+			l.sections[name] = section{line: line, text: data[start:end:end]}
 		}
 	}
-	for i, ln := range lines {
-		rest, ok := bytes.CutPrefix(ln, []byte("[commands."))
-		if !ok {
-			continue
+	for at := 0; at < len(data); {
+		next := -1
+		if at == 0 && bytes.HasPrefix(data, header) {
+			next = 0
+		} else if i := bytes.Index(data[at:], nlHeader); i >= 0 {
+			next = at + i + 1
 		}
-		flush(i)
-		name, _, _ = strings.Cut(string(rest), "]")
-		start = i
+		if next < 0 {
+			break
+		}
+		flush(next)
+		line += bytes.Count(data[start:next], []byte("\n"))
+		rest := data[next+len(header):]
+		if i := bytes.IndexAny(rest, "]\n"); i >= 0 {
+			rest = rest[:i]
+		}
+		name, start, at = string(rest), next, next+len(header)
 	}
-	flush(len(lines))
+	flush(len(data))
 	return l
-})
+}
 
 func (l *lazySpecs) get(name string) (*spec, error) {
 	l.mu.Lock()

@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"os"
@@ -325,5 +326,54 @@ max_paths = 1
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("clada specs cat does not say %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestSplitSpecs checks splitSpecs against splitting line by line: the
+// same sections, with the same text and header line, for default.toml and
+// for edge cases.
+func TestSplitSpecs(t *testing.T) {
+	t.Parallel()
+	byLines := func(data []byte) map[string]section {
+		out := map[string]section{}
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		name, start := "", 0
+		flush := func(end int) {
+			if name != "" {
+				out[name] = section{line: start + 1, text: bytes.Join(lines[start:end], nil)}
+			}
+		}
+		for i, ln := range lines {
+			rest, ok := bytes.CutPrefix(ln, []byte("[commands."))
+			if !ok {
+				continue
+			}
+			flush(i)
+			name, _, _ = strings.Cut(string(rest), "]")
+			start = i
+		}
+		flush(len(lines))
+		return out
+	}
+	for _, data := range [][]byte{
+		defaultTOML,
+		[]byte(""),
+		[]byte("# no commands\n"),
+		[]byte("[commands.a]\nx = 1\n"),
+		[]byte("# head\n\n[commands.a]\nx = 1\n  [commands.not]\n[commands.b]\n[commands.c]"),
+		[]byte("[commands.a]\n[commands.b.c]\ny = '[commands.d]'\n"),
+	} {
+		got, want := splitSpecs(data).sections, byLines(data)
+		if len(got) != len(want) {
+			t.Errorf("%q: %d sections, want %d", data, len(got), len(want))
+		}
+		for name, w := range want {
+			if g, ok := got[name]; !ok || g.line != w.line || !bytes.Equal(g.text, w.text) {
+				t.Errorf("%q: section %q = line %d %q, want line %d %q", data, name, g.line, g.text, w.line, w.text)
+			}
+		}
+	}
+	if n := len(splitSpecs(defaultTOML).sections); n < 30 {
+		t.Errorf("default.toml has %d sections", n)
 	}
 }

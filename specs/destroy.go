@@ -33,6 +33,10 @@ func (sp *spec) buildDestroys(in fileSpec, bad func(f, format string, args ...an
 		return bad("destroys", "a command that writes none of its paths cannot destroy them (set writes)")
 	}
 	for _, f := range in.EditFlags {
+		if _, ok := sp.tests[f]; ok {
+			sp.editFlags = append(sp.editFlags, f) // find -delete
+			continue
+		}
 		if _, ok := sp.flags[f]; !ok {
 			return bad("edit_flags", "%s is not in flags", f)
 		}

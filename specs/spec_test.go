@@ -3,6 +3,7 @@ package specs
 import (
 	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -134,18 +135,40 @@ deny = ["make -C /tmp", "make -k"]
 	}
 }
 
-// TestDefaultSpecsSections: decoding default.toml section by section gives
-// exactly what decoding the whole file gives, so nothing in it is outside
-// a [commands.NAME] section, and every section decodes.
+// TestDefaultSpecsSections: decoding each embedded pack section by
+// section gives exactly what decoding the whole file gives, so nothing in
+// it is outside a [commands.NAME] section, every section decodes, and no
+// command is in two packs.
 func TestDefaultSpecsSections(t *testing.T) {
 	t.Parallel()
-	whole, err := parseSpecs("default.toml", defaultTOML)
-	if err != nil {
-		t.Fatal(err)
+	files, err := fs.Glob(embedded, "packs/*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no packs embedded: %v", err)
+	}
+	whole := map[string]*spec{}
+	for _, f := range append([]string{"default.toml"}, files...) {
+		data, err := embedded.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := parseSpecs(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, sp := range m {
+			if _, dup := whole[n]; dup {
+				t.Errorf("%s is in two packs", n)
+			}
+			sp.setPack(packOf(f))
+			whole[n] = sp
+		}
+	}
+	if dups := defaults().dups; len(dups) > 0 {
+		t.Errorf("commands in two packs: %v", dups)
 	}
 	def, _ := Default()
 	if diff := cmp.Diff(sortedKeys(whole), def.Names()); diff != "" {
-		t.Errorf("section names differ from the whole file's (-whole +sections):\n%s", diff)
+		t.Errorf("section names differ from the whole files' (-whole +sections):\n%s", diff)
 	}
 	for _, name := range def.Names() {
 		sp, err := def.spec(name)
@@ -215,7 +238,7 @@ func TestPrint(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range s.Names() {
-		if !strings.Contains(all.String(), "\n"+n+"  (from ") && !strings.HasPrefix(all.String(), n+"  (from ") {
+		if !strings.Contains(all.String(), "\n"+n+"  (pack ") && !strings.HasPrefix(all.String(), n+"  (pack ") {
 			t.Errorf("Print(\"\") lacks %s", n)
 		}
 	}

@@ -1,0 +1,265 @@
+package specs
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Forms of particular tools that the spec fields name: tar's bundled
+// first word, chmod's mode, ln's targets, find's -delete and -exec, and
+// the guard of sed and awk (docs/specs.md).
+
+// unbundle turns tar's traditional first word into flags: tar czf out.tgz
+// a is tar -c -z -f out.tgz a. Each letter that takes a value takes the
+// next word, in order (tar cfC a.tar dir); a first word starting with '-'
+// is left alone.
+func (sp *spec) unbundle(args []string) []string {
+	if len(args) == 0 || args[0] == "" || strings.HasPrefix(args[0], "-") {
+		return args
+	}
+	out := make([]string, 0, len(args)+len(args[0]))
+	rest := args[1:]
+	for _, c := range args[0] {
+		name := "-" + string(c)
+		out = append(out, name)
+		if t, ok := sp.flags[name]; ok && t != TypeBool && t != TypeOpt && len(rest) > 0 {
+			out = append(out, rest[0])
+			rest = rest[1:]
+		}
+	}
+	return append(out, rest...)
+}
+
+// checkMode denies a chmod mode that sets the setuid or setgid bit (4xxx,
+// 2xxx, u+s, g+s, +s, =s), or that is no mode at all.
+func checkMode(name, m string) *DeniedError {
+	suid := &DeniedError{Rule: RuleFlagValue, Arg: m,
+		Reason: fmt.Sprintf("%s %s sets the setuid or setgid bit, which runs the file with its owner's or group's rights", name, m),
+		Advice: "leave out the s bit (4xxx, 2xxx, u+s, g+s); use modes such as 644, 755 or u+x"}
+	if m != "" && strings.Trim(m, "01234567") == "" {
+		v, err := strconv.ParseUint(m, 8, 32)
+		if err != nil || v > 0o7777 {
+			return &DeniedError{Rule: RuleFlagValue, Arg: m, Reason: fmt.Sprintf("%s %s is not a mode", name, m), Advice: "write a mode such as 644 or u+x"}
+		}
+		if v&0o6000 != 0 {
+			return suid
+		}
+		return nil
+	}
+	if !symbolicMode(m) {
+		return &DeniedError{Rule: RuleFlagValue, Arg: m, Reason: fmt.Sprintf("%s %s is not a mode", name, m), Advice: "write a mode such as 644 or u+x"}
+	}
+	for _, clause := range strings.Split(m, ",") {
+		ops := strings.TrimLeft(clause, "ugoa")
+		op := byte(0)
+		for i := 0; i < len(ops); i++ {
+			switch c := ops[i]; {
+			case c == '+' || c == '-' || c == '=':
+				op = c
+			case op != '-' && (c == 's' || c >= '0' && c <= '7'):
+				return suid
+			}
+		}
+	}
+	return nil
+}
+
+// symbolicMode reports whether m is a symbolic mode as chmod reads it:
+// clauses [ugoa]*([-+=]([rwxXst]*|[ugo]|[0-7]+))+ joined by ','. It also
+// tells chmod -x FILE (a mode) from an option.
+func symbolicMode(m string) bool {
+	if m == "" {
+		return false
+	}
+	for _, clause := range strings.Split(m, ",") {
+		ops := strings.TrimLeft(clause, "ugoa")
+		if ops == "" || !strings.ContainsRune("+-=", rune(ops[0])) {
+			return false
+		}
+		for i := 0; i < len(ops); i++ {
+			if !strings.ContainsRune("+-=rwxXstugo01234567", rune(ops[i])) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// lnPair is one link that ln makes: the link's path and its target, as
+// written.
+type lnPair struct{ link, target string }
+
+// linkPairs lists the links ln makes: ln T LINK, ln T... DIR (DIR/NAME of
+// each), ln -t DIR T..., ln T (./NAME).
+func (sp *spec) linkPairs(p parsed, paths []string, dir string, r *Resolver) []lnPair {
+	var out []lnPair
+	dest, targets := "", paths
+	for _, fp := range p.flagPaths {
+		if fp.write {
+			dest = fp.arg
+		}
+	}
+	switch {
+	case dest != "":
+	case len(paths) == 1:
+		return []lnPair{{baseName(paths[0]), paths[0]}}
+	case len(paths) >= 2:
+		dest, targets = paths[len(paths)-1], paths[:len(paths)-1]
+		if len(paths) == 2 && !p.target && p.any(sp.targetSelf) {
+			return []lnPair{{dest, targets[0]}}
+		}
+		res, err := r.Resolve(dir, dest)
+		if len(paths) == 2 && (err != nil || !isDir(res)) {
+			return []lnPair{{dest, targets[0]}}
+		}
+	}
+	for _, t := range targets {
+		out = append(out, lnPair{filepath.Join(dest, baseName(t)), t})
+	}
+	return out
+}
+
+// checkLink confines every link ln makes and its target, both as
+// written: a link may not be made in .git/ or .clada/, and a target may
+// not point there or outside the root, since every later command that
+// writes through the link would write there. With -s, and without -r, a
+// target is resolved from the link's directory, as the kernel will.
+func (sp *spec) checkLink(p parsed, paths []string, dir string, r *Resolver) ([]Path, error) {
+	var touched []Path
+	symbolic := p.seen["-s"] || p.seen["--symbolic"]
+	relative := p.seen["-r"] || p.seen["--relative"]
+	for _, lp := range sp.linkPairs(p, paths, dir, r) {
+		lres, err := r.Confine(dir, lp.link, true)
+		if err != nil {
+			return nil, err
+		}
+		base := dir
+		if symbolic && !relative {
+			base = filepath.Dir(lres)
+		}
+		tres, err := r.Confine(base, lp.target, true)
+		if err != nil {
+			var de *DeniedError
+			if symbolic && !relative && asDenied(err, &de) && de.Rule == RulePathOutsideRoot {
+				de.Reason = fmt.Sprintf("the symlink %s would point to %s, resolved from the link's directory: %s", lp.link, lp.target, de.Reason)
+			}
+			return nil, err
+		}
+		touched = append(touched, Path{lp.link, lres}, Path{lp.target, tres})
+	}
+	return touched, nil
+}
+
+func asDenied(err error, de **DeniedError) bool {
+	d, ok := err.(*DeniedError)
+	if ok {
+		*de = d
+	}
+	return ok
+}
+
+// linkDestroyed lists the existing entries ln -f replaces.
+func (sp *spec) linkDestroyed(p parsed, paths []string, dir string, r *Resolver) []Destroyed {
+	if !p.seen["-f"] && !p.seen["--force"] {
+		return nil
+	}
+	var out []Destroyed
+	for _, lp := range sp.linkPairs(p, paths, dir, r) {
+		if e := r.entry(dir, lp.link); e != "" {
+			if fi, err := os.Lstat(e); err == nil {
+				out = append(out, Destroyed{Arg: lp.link, Path: e, Tree: fi.IsDir()})
+			}
+		}
+	}
+	return out
+}
+
+// deletes reports whether a find-style command deletes what it finds
+// (find -delete, an edit flag of a tests spec).
+func (sp *spec) deletes(p parsed) bool {
+	return sp.tests != nil && p.any(sp.editFlags)
+}
+
+// findDestroyed is what find -delete may delete: every starting point
+// (. when none) with everything under it.
+func (sp *spec) findDestroyed(starts []string, dir string, r *Resolver) []Destroyed {
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	var out []Destroyed
+	for _, s := range starts {
+		e := r.entry(dir, s)
+		if e == "" {
+			continue
+		}
+		if fi, err := os.Lstat(e); err == nil {
+			out = append(out, Destroyed{Arg: s, Path: e, Tree: fi.IsDir()})
+		}
+	}
+	return out
+}
+
+// substBraces replaces find's {} in cmd with start, a path the command
+// will see (one of the files found lies under it).
+func substBraces(cmd []string, start string) []string {
+	out := make([]string, len(cmd))
+	for i, w := range cmd {
+		out[i] = strings.ReplaceAll(w, "{}", start)
+	}
+	return out
+}
+
+// guardTimeout bounds each run of a guard probe.
+const guardTimeout = 2 * time.Second
+
+// guarded keeps v, a verdict for sp whose Exec holds sp.guard, when the
+// installed program (prog, or lookErr) accepts the guard; otherwise it
+// drops the guard from Exec and asks: without it the program's script can
+// run programs and write files.
+func (s *Set) guarded(sp *spec, v Verdict, prog string, lookErr error, r *Resolver) Verdict {
+	if lookErr == nil && s.guardWorks(sp, prog, r) {
+		return v
+	}
+	n := 1 + len(sp.harden)
+	v.Exec = append(v.Exec[:n:n], v.Exec[n+len(sp.guard):]...)
+	if v.Outcome == Allow {
+		v.Outcome, v.Rule = Ask, RuleSpecAsk
+		v.Reason = fmt.Sprintf("this %s does not take %s (clada checked with `%s %s`), so its script could run programs or write files",
+			sp.name, strings.Join(sp.guard, " "), sp.name, strings.Join(sp.guardProbe, " "))
+		v.Advice = "wait for the person to approve, or install GNU " + sp.name + " (with " + strings.Join(sp.guard, " ") + ")"
+	}
+	return v
+}
+
+// guardWorks runs the probes of sp's guard once per Set: the program,
+// given guard_probe, must exit 0, and given guard_refuse (a script the
+// guard forbids, such as writing /dev/null), must fail; a program that
+// ignores an unknown option fails the second. A program inside the
+// project is never run to find out.
+func (s *Set) guardWorks(sp *spec, prog string, r *Resolver) bool {
+	s.mu.Lock()
+	ok, done := s.guards[sp.name]
+	s.mu.Unlock()
+	if done {
+		return ok
+	}
+	run := func(args []string) bool {
+		ctx, cancel := context.WithTimeout(context.Background(), guardTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, prog, args...)
+		cmd.Dir = os.TempDir()
+		return cmd.Run() == nil
+	}
+	real, err := filepath.EvalSymlinks(prog)
+	ok = err == nil && !r.inside(real) && run(sp.guardProbe) && (len(sp.guardRefuse) == 0 || !run(sp.guardRefuse))
+	s.mu.Lock()
+	s.guards[sp.name] = ok
+	s.mu.Unlock()
+	return ok
+}

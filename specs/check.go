@@ -112,6 +112,11 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 	if derr != nil {
 		return denyVerdict(derr)
 	}
+	for f := range sp.patternFlags {
+		if p.seen[f] {
+			p.pattern = true // rg --files: every operand is a path
+		}
+	}
 	if len(sp.writesWith) > 0 && !p.any(sp.writesWith) {
 		// tar -f names the archive written by tar -c, read by tar -t.
 		for i := range p.flagPaths {

@@ -30,6 +30,7 @@ type checkCase struct {
 }
 
 func allow(in string) checkCase { return checkCase{in: in, want: Allow, rule: RuleSpec} }
+func ask(in string) checkCase   { return checkCase{in: in, want: Ask, rule: RuleSpecAsk} }
 func deny(in string, rule Rule) checkCase {
 	return checkCase{in: in, want: Deny, rule: rule}
 }
@@ -70,7 +71,7 @@ var checkCases = []checkCase{
 	deny("grep --dereference-recursive foo", RuleUnknownFlag), deny("grep -A x foo a.txt", RuleFlagValue), deny("grep foo a.txt ~", RulePathOutsideRoot),
 	// rg
 	allow("rg foo"), allow("rg foo dir"), allow("rg -n foo a.txt"), allow("rg -e foo -e bar ."), allow("rg -tgo foo"),
-	denyArg("rg --files /etc", RuleUnknownFlag, "--files"), deny("rg --files", RuleUnknownFlag), deny("rg foo --files", RuleUnknownFlag),
+	deny("rg --files /etc", RulePathOutsideRoot), allow("rg --files"), allow("rg foo --files"), allow("rg --type-list"),
 	allow("rg -uu foo"), allow("rg /etc/passwd"), allow("rg -C2 foo a.txt"), allow("rg -i -g *.go foo"),
 	deny("rg --pre cat foo", RuleUnknownFlag), deny("rg --pre=cat foo", RuleUnknownFlag), deny("rg --pr cat foo", RuleUnknownFlag),
 	deny("rg -z foo", RuleUnknownFlag), deny("rg -iz foo", RuleUnknownFlag), deny("rg --search-zip foo", RuleUnknownFlag),
@@ -80,13 +81,13 @@ var checkCases = []checkCase{
 	allow("find"), allow("find ."), allow("find dir -name *.go"), allow("find . -type f -name a.txt"), allow("find . -maxdepth 2 -type d"),
 	allow("find . ( -name a -o -name b ) -print"), allow("find . ! -name *.tmp"), allow("find . -newer a.txt"), allow("find -P . -name x"),
 	allow("find dir a.txt -mtime -3"), allow("find . -path ./dir -prune -o -print"), allow("find . -name -exec"), allow("find . -printf %p\\n"),
-	deny("find . -exec rm {} ;", RuleUnknownFlag), deny("find . -execdir ls ;", RuleUnknownFlag), deny("find . -ok rm {} ;", RuleUnknownFlag),
-	deny("find . -okdir rm {} ;", RuleUnknownFlag), deny("find . -delete", RuleUnknownFlag), deny("find . -fprint out.txt", RuleUnknownFlag),
+	ask("find . -exec rm {} ;"), ask("find . -execdir ls ;"), ask("find . -ok rm {} ;"), deny("find . -exec rm {}", RuleSpec),
+	ask("find . -okdir rm {} ;"), allow("find dir -delete"), deny("find .git -delete", RuleProtectedPath), deny("find . -fprint out.txt", RuleUnknownFlag),
 	deny("find . -fprint0 out.txt", RuleUnknownFlag), deny("find . -fprintf out %p", RuleUnknownFlag), deny("find . -fls out", RuleUnknownFlag),
 	deny("find /", RulePathOutsideRoot), deny("find /etc -name passwd", RulePathOutsideRoot), deny("find -L .", RuleUnknownFlag),
 	deny("find . -follow", RuleUnknownFlag), deny("find . -newer /etc/passwd", RulePathOutsideRoot), deny("find . -name x dir", RuleSpec),
 	deny("find . -maxdepth x", RuleFlagValue), deny("find . -Delete", RuleUnknownFlag), deny("find . --exec x", RuleUnknownFlag),
-	deny("find . -name", RuleFlagValue), deny("find . -not -delete", RuleUnknownFlag), deny("find . ( -exec x ; )", RuleUnknownFlag),
+	deny("find . -name", RuleFlagValue), allow("find dir -not -delete"), ask("find . ( -exec x ; )"),
 	deny("find .. -name x", RulePathOutsideRoot), deny("find -- -delete", RuleUnknownFlag),
 	// ls
 	allow("ls"), allow("ls -la"), allow("ls -la dir"), allow("ls --color=never"), allow("ls --color"), allow("ls -R dir"),
@@ -112,8 +113,8 @@ var checkCases = []checkCase{
 	deny("diff --to-file=/etc a.txt", RuleUnknownFlag), deny("diff -X /etc/x a.txt b.txt", RulePathOutsideRoot), deny("diff --unif a.txt b.txt", RuleUnknownFlag),
 	deny("sort --files0-from=list.txt", RuleUnknownFlag), deny("sort --files0-from list.txt", RuleUnknownFlag), deny("du --files0-from=list.txt", RuleUnknownFlag),
 	deny("file -f list.txt", RuleUnknownFlag), deny("file --files-from=list.txt", RuleUnknownFlag), deny("file -bf list.txt", RuleUnknownFlag),
-	deny("file -z a.txt", RuleUnknownFlag), deny("file -Z a.txt", RuleUnknownFlag), deny("file -iz a.txt", RuleUnknownFlag),
-	deny("file --uncompress a.txt", RuleUnknownFlag), deny("file --uncompress-noreport a.txt", RuleUnknownFlag),
+	ask("file -z a.txt"), ask("file -Z a.txt"), ask("file -iz a.txt"), allow("file -s a.txt"),
+	ask("file --uncompress a.txt"), ask("file --uncompress-noreport a.txt"), deny("file -z /etc/passwd", RulePathOutsideRoot),
 	allow("file -bi a.txt"), deny("file -C", RuleUnknownFlag), deny("file -bC a.txt", RuleUnknownFlag), deny("file -m /etc/magic a.txt", RuleUnknownFlag),
 	allow("stat -c %s a.txt"), allow("stat -Lc %s a.txt"), deny("stat -c", RuleFlagValue), deny("stat /etc/passwd", RulePathOutsideRoot),
 	// realpath -L/-s apply .. before symlinks: dir/up/../outside/secret is outside, but -L prints it as inside
@@ -199,7 +200,7 @@ var checkCases = []checkCase{
 	// echo, printf, which, basename, dirname
 	allow("echo hello"), allow("echo /etc/passwd"), allow("echo ~"), allow("echo -n hi"), deny("echo -x", RuleUnknownFlag),
 	allow("printf %s\\n hello"), allow("printf -- -x"), deny("printf -v x hi", RuleUnknownFlag),
-	allow("which -a ls"), deny("which --all ls", RuleUnknownFlag), allow("basename ~/x"), allow("dirname /etc/passwd"), deny("dirname -x a", RuleUnknownFlag),
+	allow("which -a ls"), allow("which --all ls"), allow("uname --help"), allow("cat --version"), deny("uname --help x", RuleUnknownFlag), allow("basename ~/x"), allow("dirname /etc/passwd"), deny("dirname -x a", RuleUnknownFlag),
 	// date
 	allow("date"), allow("date +%Y-%m-%d"), allow("date -u"), allow("date -Iseconds"), allow("date --iso-8601=seconds"),
 	allow("date -d yesterday +%F"), allow("date -r a.txt"), allow("date -uR"), allow("date --iso-8601"),

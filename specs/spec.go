@@ -136,25 +136,25 @@ type fileSpec struct {
 	Deny             tomlStrings `toml:"deny"`
 	// Fields of project runners and of the tools added with the packs
 	// (docs/specs.md).
-	Ask          tomlBool    `toml:"ask"`
-	AskReason    tomlString  `toml:"ask_reason"`
-	AskFlags     textMap     `toml:"ask_flags"`
-	AskOperands  tomlString  `toml:"ask_operands"`
-	DryFlags     tomlStrings `toml:"dry_flags"`
-	Asked        tomlStrings `toml:"asked"`
-	Sub          subMap      `toml:"sub"`
-	Aliases      tomlStrings `toml:"aliases"`
-	Bundled      tomlBool    `toml:"bundled"`
-	WritesWith   tomlStrings `toml:"writes_with"`
-	NoRemote     tomlBool    `toml:"no_remote"`
-	Guard        tomlStrings `toml:"guard"`
-	GuardProbe   tomlStrings `toml:"guard_probe"`
-	GuardRefuse  tomlStrings `toml:"guard_refuse"`
-	ModeOperand  tomlBool    `toml:"mode_operand"`
-	Link         tomlBool    `toml:"link"`
-	ExecActions  tomlStrings `toml:"exec_actions"`
-	GoFlags      tomlBool    `toml:"go_flags"`
-	ChdirFlags   tomlStrings `toml:"chdir_flags"`
+	Ask         tomlBool    `toml:"ask"`
+	AskReason   tomlString  `toml:"ask_reason"`
+	AskFlags    textMap     `toml:"ask_flags"`
+	AskOperands tomlString  `toml:"ask_operands"`
+	DryFlags    tomlStrings `toml:"dry_flags"`
+	Asked       tomlStrings `toml:"asked"`
+	Sub         subMap      `toml:"sub"`
+	Aliases     tomlStrings `toml:"aliases"`
+	Bundled     tomlBool    `toml:"bundled"`
+	WritesWith  tomlStrings `toml:"writes_with"`
+	NoRemote    tomlBool    `toml:"no_remote"`
+	Guard       tomlStrings `toml:"guard"`
+	GuardProbe  tomlStrings `toml:"guard_probe"`
+	GuardRefuse tomlStrings `toml:"guard_refuse"`
+	ModeOperand tomlBool    `toml:"mode_operand"`
+	Link        tomlBool    `toml:"link"`
+	ExecActions tomlStrings `toml:"exec_actions"`
+	GoFlags     tomlBool    `toml:"go_flags"`
+	ChdirFlags  tomlStrings `toml:"chdir_flags"`
 }
 
 // subMap is the sub table of a spec: one spec per subcommand.

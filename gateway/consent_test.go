@@ -78,7 +78,8 @@ func TestConsent(t *testing.T) {
 		{name: "inner command under a pattern", cmd: "nice true x", want: Allow, wantRule: RuleAllowedPattern},
 		{name: "inner command screened", cmd: "nice true /tmp", want: Ask, wantRule: RulePatternWord, wantWord: "/tmp"},
 		{name: "pattern over a wrapper", cmd: "timeout 5 make build", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "pattern over a wrapper screened", cmd: "timeout 5 make -C ..", want: Ask, wantRule: RulePatternWord, wantWord: ".."},
+		{name: "pattern over a wrapper screened", cmd: "timeout 5 make ../..", want: Ask, wantRule: RulePatternWord, wantWord: "../.."},
+		{name: "pattern never covers a spec deny", cmd: "timeout 5 make -C ..", want: Deny, wantRule: "path-outside-root", wantWord: ".."},
 		{name: "pattern over a wrapper never allows its denied command", cmd: "timeout 5 cat /etc/passwd", want: Deny, wantRule: "path-outside-root"},
 	}
 	g, err := New(Options{Root: root, Commands: cmds})

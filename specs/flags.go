@@ -238,7 +238,7 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 				j++
 			}
 			if j >= len(args) || j == i+1 {
-				return p, &DeniedError{Rule: RuleSpec, Arg: a, Reason: sp.name + " " + a + " needs a command ended by ';' or '{} +'", Advice: "write find . -name x " + a + " wc -l {} ;"}
+				return p, &DeniedError{Rule: RuleSpec, Arg: a, Reason: sp.name + " " + a + " needs a command ended by ';' or '{} +'", Advice: "end the command with a quoted ';' (\\; or ';') or with {} +: find . -name x " + a + " wc -l {} \\;"}
 			}
 			p.saw(a)
 			p.inner = append(p.inner, args[i+1:j])

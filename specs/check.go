@@ -243,6 +243,13 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 	}
 	if sp.deletes(p) {
 		destroyed = sp.findDestroyed(ops, dir, r)
+		for _, d := range destroyed {
+			if d.Tree {
+				if err := r.checkDeleteTree(d.Arg, d.Path); err != nil {
+					return denyErr(err)
+				}
+			}
+		}
 	}
 	v := Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " fits its spec", Exec: sp.execFor(argv), Destroys: destroyed, Paths: touched}
 	if len(p.inner) > 0 {

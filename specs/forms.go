@@ -2,7 +2,9 @@ package specs
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -262,4 +264,42 @@ func (s *Set) guardWorks(sp *spec, prog string, r *Resolver) bool {
 	s.guards[sp.name] = ok
 	s.mu.Unlock()
 	return ok
+}
+
+// checkDeleteTree denies find -delete on a starting point (res, arg as
+// written) that holds a .git or .clada directory at any depth: find walks
+// into it, and a test such as -name config would delete what it finds
+// there. A tree too large to walk (maxTreeEntries) is denied too.
+func (r *Resolver) checkDeleteTree(arg, res string) error {
+	n := 0
+	found := ""
+	err := filepath.WalkDir(res, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // find skips what it cannot read
+		}
+		n++
+		if n > maxTreeEntries {
+			return errTreeTooLarge
+		}
+		if d.IsDir() && (strings.EqualFold(d.Name(), ".git") || strings.EqualFold(d.Name(), ".clada")) {
+			found = path
+			return fs.SkipAll
+		}
+		return nil
+	})
+	switch {
+	case found != "":
+		rel, rerr := filepath.Rel(r.root, found)
+		if rerr != nil {
+			rel = found
+		}
+		return &DeniedError{Rule: RuleProtectedPath, Arg: arg,
+			Reason: fmt.Sprintf("find -delete would walk into %s/ under %s and delete what matches there", rel, arg),
+			Advice: "start find in a directory without .git/ or .clada/ (find src -name x -delete), or ask the person"}
+	case errors.Is(err, errTreeTooLarge):
+		return &DeniedError{Rule: RuleProtectedPath, Arg: arg,
+			Reason: fmt.Sprintf("%s is too large to check (more than %d entries) for a .git/ or .clada/ that find -delete would walk into", arg, maxTreeEntries),
+			Advice: "start find in a smaller directory, or ask the person"}
+	}
+	return nil
 }

@@ -251,7 +251,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 			}
 		}
 	}
-	v := Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " fits its spec", Exec: sp.execFor(argv), Destroys: destroyed, Paths: touched}
+	v := Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " fits its spec", Exec: sp.execFor(argv), Env: sp.env, Destroys: destroyed, Paths: touched}
 	if len(p.inner) > 0 {
 		start := "."
 		if len(ops) > 0 {

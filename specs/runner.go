@@ -36,6 +36,12 @@ func (sp *spec) buildRunner(name, key, file string, in fileSpec, isSub bool, bad
 	sp.modeOperand = bool(in.ModeOperand)
 	sp.link = bool(in.Link)
 	sp.goFlags = bool(in.GoFlags)
+	for _, e := range in.Env {
+		if n, _, ok := strings.Cut(e, "="); !ok || n == "" || strings.ContainsAny(n, " \t") {
+			return bad("env", "%q must be NAME=VALUE", e)
+		}
+		sp.env = append(sp.env, e)
+	}
 	for _, f := range in.ChdirFlags {
 		if t, ok := sp.flags[f]; !ok || t != TypePath {
 			return bad("chdir_flags", "%s is not a path flag in flags", f)
@@ -294,6 +300,9 @@ func (sp *spec) printRunner(b *strings.Builder, indent string) {
 	}
 	if sp.modeOperand {
 		b.WriteString(indent + "the first operand is a mode; setuid and setgid bits are denied\n")
+	}
+	if len(sp.env) > 0 {
+		fmt.Fprintf(b, "%salways runs with the environment: %s\n", indent, strings.Join(sp.env, " "))
 	}
 	if sp.link {
 		b.WriteString(indent + "every target and link is confined and written; with -s a target is resolved from the link's directory\n")

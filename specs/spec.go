@@ -155,6 +155,7 @@ type fileSpec struct {
 	ExecActions tomlStrings `toml:"exec_actions"`
 	GoFlags     tomlBool    `toml:"go_flags"`
 	ChdirFlags  tomlStrings `toml:"chdir_flags"`
+	Env         tomlStrings `toml:"env"`
 }
 
 // subMap is the sub table of a spec: one spec per subcommand.
@@ -329,6 +330,7 @@ type spec struct {
 	execActions []string // find: actions that run a command up to ";" or "+" (asked; see Verdict.Inner)
 	goFlags     bool     // flags as Go's flag package reads them: -name, --name, -name=value; never combined
 	chdirFlags  []string // flags whose directory the program changes to before it opens the operands (tar -C)
+	env         []string // NAME=VALUE entries the program runs with (less: LESSSECURE=1)
 }
 
 // Set is the effective set of command specs: the defaults plus the user's

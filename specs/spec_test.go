@@ -251,7 +251,7 @@ func TestNames(t *testing.T) {
 	t.Parallel()
 	s, _ := Default()
 	want := []string{"awk", "basename", "cargo", "cat", "chmod", "cp", "cut", "date", "df", "diff", "dirname", "du", "echo", "file", "find", "gawk", "go", "gofmt", "grep", "head",
-		"jq", "ln", "ls", "make", "mkdir", "mv", "nl", "npm", "printf", "pwd", "pytest", "python", "python3", "realpath", "rg", "rm", "sed", "sort", "stat", "tail", "tar", "touch", "tree", "uname",
+		"jq", "less", "ln", "ls", "make", "mkdir", "mv", "nl", "npm", "printf", "pwd", "pytest", "python", "python3", "realpath", "rg", "rm", "sed", "sort", "stat", "tail", "tar", "touch", "tree", "uname",
 		"uniq", "wc", "which", "whoami", "xxd"}
 	if diff := cmp.Diff(want, s.Names()); diff != "" {
 		t.Errorf("Names (-want +got):\n%s", diff)

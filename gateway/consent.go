@@ -21,7 +21,8 @@ const RulePatternWord = "pattern-word"
 // pattern, which the person saw whole, allows. A prefix pattern allows
 // unless one of the words its * stands for resolves outside the root or
 // into .git/ or .clada/ (then the person is asked, and told which word),
-// and it never covers a command that destroys what git cannot restore.
+// it never covers a command that destroys what git cannot restore, nor
+// find -exec of a command that would not be allowed on its own.
 func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
 	p, ok := matchAllowed(g.opts.Commands.Allowed, argv)
 	if !ok {
@@ -31,6 +32,12 @@ func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
 		if len(v.Lost) > 0 {
 			v.Why += fmt.Sprintf("; the pattern `%s` does not cover destroying what git cannot restore", p.Text)
 			return v
+		}
+		for _, in := range v.Inner {
+			if iv := g.decideInner(in, absDir, 1); iv.Decision != Allow {
+				v.Why += fmt.Sprintf("; the pattern `%s` covers %s, not `%s`, which it runs (%s on its own)", p.Text, argv[0], parser.Quote(in), iv.Decision)
+				return v
+			}
 		}
 		if word, why := g.screen(argv[len(p.Argv)-1:], absDir); word != "" {
 			v.Rule, v.Word = RulePatternWord, word

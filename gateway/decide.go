@@ -132,6 +132,11 @@ type Verdict struct {
 	// reports exit 127 (126 for a directory or a file without x
 	// permission) without asking anyone (missing.go).
 	Missing string
+	// Inner are, for an ask of a program that runs other commands for
+	// the files it finds (find -exec), those commands with {} standing
+	// for a starting point; nil otherwise. A prefix pattern consents to
+	// such a command only when each of them would be allowed on its own.
+	Inner [][]string
 	// Lost names, for an ask, the files (and directories, with a final
 	// "/") the command destroys that git cannot restore, relative to the
 	// root; nil when it destroys nothing that cannot be restored.
@@ -260,6 +265,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 					return d
 				}
 				v.Why = innerWhy(sv.Reason, sv.Inner)
+				v.Inner = sv.Inner
 				v.Reason = v.Why + ", so the person must approve it"
 			}
 			return g.restorable(v, argv, sv.Destroys)

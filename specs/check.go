@@ -265,7 +265,17 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		v.Advice = "run the inner command on the files yourself, or wait for the person to approve"
 		return v
 	}
-	if why := sp.askWhy(p); why != "" {
+	why := sp.askWhy(p)
+	if why == "" && len(sp.scriptAsks) > 0 {
+		var files []Path
+		for i, fp := range p.flagPaths {
+			if sp.patternFlags[fp.flag] {
+				files = append(files, touched[i])
+			}
+		}
+		why = sp.scriptWhy(append(p.scripts, ops[:npos]...), files)
+	}
+	if why != "" {
 		v.Outcome, v.Rule, v.Reason = Ask, RuleSpecAsk, why
 		v.Arg = p.unknown
 		v.Advice = "wait for the person to approve; `clada allow '" + sp.name + " *'` consents to this command from now on"

@@ -23,6 +23,7 @@ type parsed struct {
 	seen      map[string]bool // flags given, by name (-r, --recursive)
 	inner     [][]string      // commands of find's exec actions, as written ({} kept)
 	unknown   string          // an ask = true spec: the first flag it does not know (asked, not denied)
+	scripts   []string        // values of string pattern flags (sed -e, awk --source): inline scripts
 }
 
 // saw records flag name as given.
@@ -300,6 +301,9 @@ func (sp *spec) nextValue(p *parsed, args []string, i int, word, name string, t 
 func (sp *spec) flagValue(p *parsed, word, name string, t ValueType, val string) *DeniedError {
 	if sp.patternFlags[name] {
 		p.pattern = true
+		if t == TypeString {
+			p.scripts = append(p.scripts, val)
+		}
 	}
 	switch t {
 	case TypeInt:

@@ -2,6 +2,8 @@ package specs
 
 import (
 	"fmt"
+	"os"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -36,6 +38,16 @@ func (sp *spec) buildRunner(name, key, file string, in fileSpec, isSub bool, bad
 	sp.modeOperand = bool(in.ModeOperand)
 	sp.link = bool(in.Link)
 	sp.goFlags = bool(in.GoFlags)
+	for _, k := range sortedKeys(in.ScriptAsks) {
+		re, err := regexp.Compile(k)
+		if err != nil {
+			return bad("script_asks", "%q is not a regular expression: %v", k, err)
+		}
+		sp.scriptAsks = append(sp.scriptAsks, scriptAsk{re, in.ScriptAsks[k]})
+	}
+	if len(sp.scriptAsks) > 0 && sp.positionals != 1 {
+		return bad("script_asks", "the script is the one leading operand (or a pattern flag's value): set positionals = 1")
+	}
 	for _, e := range in.Env {
 		if n, _, ok := strings.Cut(e, "="); !ok || n == "" || strings.ContainsAny(n, " \t") {
 			return bad("env", "%q must be NAME=VALUE", e)
@@ -359,4 +371,54 @@ func (sp *spec) inheritGoFlags() {
 	for _, n := range sp.subNames {
 		sp.subs[n].inheritGoFlags()
 	}
+}
+
+// scriptAsk is one entry of script_asks: a pattern of the program's script
+// (jq's filter, awk's program) and why a script matching it is asked.
+type scriptAsk struct {
+	re  *regexp.Regexp
+	why string
+}
+
+// maxScriptFile bounds the script file (jq -f, awk -f) clada reads to
+// look for script_asks; a larger one is asked.
+const maxScriptFile = 256 << 10
+
+// scriptWhy says why the scripts of a command are asked: inline scripts
+// (the leading operand, string values of pattern flags) and script files
+// (path values of pattern flags, resolved in files), "" when none matches.
+func (sp *spec) scriptWhy(inline []string, files []Path) string {
+	if len(sp.scriptAsks) == 0 {
+		return ""
+	}
+	check := func(text, where string) string {
+		for _, sa := range sp.scriptAsks {
+			if m := sa.re.FindString(text); m != "" {
+				return fmt.Sprintf("%s %s %q: %s", sp.name, where, m, sa.why)
+			}
+		}
+		return ""
+	}
+	for _, s := range inline {
+		if why := check(s, "script uses"); why != "" {
+			return why
+		}
+	}
+	for _, f := range files {
+		fi, err := os.Stat(f.Resolved)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue // the program fails, or reads stdin (-)
+		}
+		if fi.Size() > maxScriptFile {
+			return fmt.Sprintf("%s's script file %s is too large for clada to check", sp.name, f.Arg)
+		}
+		data, err := os.ReadFile(f.Resolved)
+		if err != nil {
+			return fmt.Sprintf("%s's script file %s could not be read: %v", sp.name, f.Arg, err)
+		}
+		if why := check(string(data), "script file "+f.Arg+" uses"); why != "" {
+			return why
+		}
+	}
+	return ""
 }

@@ -156,6 +156,7 @@ type fileSpec struct {
 	GoFlags     tomlBool    `toml:"go_flags"`
 	ChdirFlags  tomlStrings `toml:"chdir_flags"`
 	Env         tomlStrings `toml:"env"`
+	ScriptAsks  textMap     `toml:"script_asks"`
 }
 
 // subMap is the sub table of a spec: one spec per subcommand.
@@ -331,6 +332,7 @@ type spec struct {
 	goFlags     bool     // flags as Go's flag package reads them: -name, --name, -name=value; never combined
 	chdirFlags  []string // flags whose directory the program changes to before it opens the operands (tar -C)
 	env         []string // NAME=VALUE entries the program runs with (less: LESSSECURE=1)
+	scriptAsks  []scriptAsk // patterns of the script (jq filter, awk program) that make the command asked
 }
 
 // Set is the effective set of command specs: the defaults plus the user's

@@ -320,18 +320,18 @@ type spec struct {
 	subs        map[string]*spec  // subcommands by name and alias; nil when none
 	subNames    []string          // the subcommands' names, sorted, without aliases
 	aliases     []string
-	bundled     bool     // the first word, without a dash, is a bundle of short flags (tar cf)
-	writesWith  []string // outpath flags are written only with one of these flags (tar -f with -c); otherwise read
-	noRemote    bool     // a path with ':' before its first '/' names another host: denied
-	guard       []string // arguments that keep the program from running programs or writing files (sed --sandbox)
-	guardProbe  []string // arguments with which the installed program must exit 0 for guard to be used
-	guardRefuse []string // arguments (a script the guard forbids) with which it must fail
-	modeOperand bool     // the first operand is a file mode (chmod): setuid and setgid are denied
-	link        bool     // ln: targets resolve from the link's directory with -s; all confined and written
-	execActions []string // find: actions that run a command up to ";" or "+" (asked; see Verdict.Inner)
-	goFlags     bool     // flags as Go's flag package reads them: -name, --name, -name=value; never combined
-	chdirFlags  []string // flags whose directory the program changes to before it opens the operands (tar -C)
-	env         []string // NAME=VALUE entries the program runs with (less: LESSSECURE=1)
+	bundled     bool        // the first word, without a dash, is a bundle of short flags (tar cf)
+	writesWith  []string    // outpath flags are written only with one of these flags (tar -f with -c); otherwise read
+	noRemote    bool        // a path with ':' before its first '/' names another host: denied
+	guard       []string    // arguments that keep the program from running programs or writing files (sed --sandbox)
+	guardProbe  []string    // arguments with which the installed program must exit 0 for guard to be used
+	guardRefuse []string    // arguments (a script the guard forbids) with which it must fail
+	modeOperand bool        // the first operand is a file mode (chmod): setuid and setgid are denied
+	link        bool        // ln: targets resolve from the link's directory with -s; all confined and written
+	execActions []string    // find: actions that run a command up to ";" or "+" (asked; see Verdict.Inner)
+	goFlags     bool        // flags as Go's flag package reads them: -name, --name, -name=value; never combined
+	chdirFlags  []string    // flags whose directory the program changes to before it opens the operands (tar -C)
+	env         []string    // NAME=VALUE entries the program runs with (less: LESSSECURE=1)
 	scriptAsks  []scriptAsk // patterns of the script (jq filter, awk program) that make the command asked
 }
 

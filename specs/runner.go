@@ -422,3 +422,50 @@ func (sp *spec) scriptWhy(inline []string, files []Path) string {
 	}
 	return ""
 }
+
+// Summary sorts the effective specs for the model's instructions: allowed
+// are the programs a spec allows without asking, a program with
+// subcommands followed by those it allows ("go (doc, env, …)"); asked
+// are the project runners, asked until the person consents ("make", "go
+// build", "python -m pytest"). A spec that fails to decode is left out
+// (TestDefaultSpecs keeps the embedded ones whole).
+func (s *Set) Summary() (allowed, asked []string) {
+	for _, name := range s.Names() {
+		sp, err := s.spec(name)
+		if err != nil || sp == nil {
+			continue
+		}
+		if sp.subs == nil {
+			if sp.ask {
+				asked = append(asked, name)
+			} else {
+				allowed = append(allowed, name)
+			}
+			continue
+		}
+		var yes, no []string
+		var walk func(prefix string, sp *spec)
+		walk = func(prefix string, sp *spec) {
+			for _, n := range sp.subNames {
+				sub := sp.subs[n]
+				if sub.subs != nil {
+					walk(prefix+n+" ", sub)
+					continue
+				}
+				if sub.ask {
+					no = append(no, prefix+n)
+				} else {
+					yes = append(yes, prefix+n)
+				}
+			}
+		}
+		walk("", sp)
+		if len(yes) > 0 {
+			allowed = append(allowed, name+" ("+strings.Join(yes, ", ")+")")
+		}
+		for _, n := range no {
+			asked = append(asked, name+" "+n)
+		}
+	}
+	return allowed, asked
+}

@@ -93,7 +93,7 @@ func (s *Set) LookPath(name string) (string, error) {
 
 // check applies one spec; on Allow and Ask, Exec[0] is still the bare name.
 func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
-	if helpOnly(argv[1:]) {
+	if helpOnly(argv[1:]) && !sp.noHelp {
 		return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " " + argv[1] + " only prints", Exec: sp.execFor(argv)}
 	}
 	if sp.subs != nil {

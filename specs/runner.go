@@ -38,6 +38,7 @@ func (sp *spec) buildRunner(name, key, file string, in fileSpec, isSub bool, bad
 	sp.modeOperand = bool(in.ModeOperand)
 	sp.link = bool(in.Link)
 	sp.goFlags = bool(in.GoFlags)
+	sp.noHelp = bool(in.NoHelp)
 	for _, k := range sortedKeys(in.ScriptAsks) {
 		re, err := regexp.Compile(k)
 		if err != nil {
@@ -312,6 +313,9 @@ func (sp *spec) printRunner(b *strings.Builder, indent string) {
 	}
 	if sp.modeOperand {
 		b.WriteString(indent + "the first operand is a mode; setuid and setgid bits are denied\n")
+	}
+	if sp.noHelp {
+		b.WriteString(indent + "--help and --version are not special: the program loads project code for them\n")
 	}
 	if len(sp.env) > 0 {
 		fmt.Fprintf(b, "%salways runs with the environment: %s\n", indent, strings.Join(sp.env, " "))

@@ -157,6 +157,7 @@ type fileSpec struct {
 	ChdirFlags  tomlStrings `toml:"chdir_flags"`
 	Env         tomlStrings `toml:"env"`
 	ScriptAsks  textMap     `toml:"script_asks"`
+	NoHelp      tomlBool    `toml:"no_help"`
 }
 
 // subMap is the sub table of a spec: one spec per subcommand.
@@ -333,6 +334,7 @@ type spec struct {
 	chdirFlags  []string    // flags whose directory the program changes to before it opens the operands (tar -C)
 	env         []string    // NAME=VALUE entries the program runs with (less: LESSSECURE=1)
 	scriptAsks  []scriptAsk // patterns of the script (jq filter, awk program) that make the command asked
+	noHelp      bool        // a lone --help or --version is not special: the program loads project code for it (pytest)
 }
 
 // Set is the effective set of command specs: the defaults plus the user's

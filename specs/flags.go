@@ -265,11 +265,12 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 	return p, nil
 }
 
-// askUnknownFlag records, for an ask = true spec, a flag it does not know
-// (word, named name) and reports true: the command is asked anyway, and
-// the person sees the flag. A forbidden flag is never just asked.
+// askUnknownFlag records, for an ask = true spec or the parent of
+// subcommands, a flag it does not know (word, named name) and reports
+// true: the command is asked, and the person sees the flag. A forbidden
+// flag is never just asked.
 func (sp *spec) askUnknownFlag(p *parsed, name, word string) bool {
-	if !sp.ask {
+	if !sp.ask && sp.subs == nil {
 		return false
 	}
 	if _, ok := sp.forbid[name]; ok {

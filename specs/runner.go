@@ -182,9 +182,6 @@ func (sp *spec) checkSub(argv []string, dir string, r *Resolver) Verdict {
 	}
 	p, derr := sp.parseArgs(args)
 	if derr != nil {
-		if derr.Rule == RuleUnknownFlag && sp.forbid[firstFlagName(derr.Arg)] == "" {
-			return sp.askUnknown(derr.Arg, derr.Reason)
-		}
 		return denyVerdict(derr)
 	}
 	var touched []Path
@@ -204,9 +201,18 @@ func (sp *spec) checkSub(argv []string, dir string, r *Resolver) Verdict {
 	k := len(args) - len(p.operands) // index of the subcommand word
 	sub := sp.subs[args[k]]
 	if sub == nil {
+		if p.unknown != "" {
+			return sp.askUnknown(p.unknown, fmt.Sprintf("%s %s is not in clada's spec for %s", sp.name, p.unknown, sp.name))
+		}
 		return sp.askUnknown(args[k], fmt.Sprintf("%s %s is not a subcommand in clada's spec for %s", sp.name, args[k], sp.name))
 	}
-	return sp.subVerdict(argv, k+1, sub, touched, dir, r)
+	v := sp.subVerdict(argv, k+1, sub, touched, dir, r)
+	if p.unknown != "" && v.Outcome != Deny {
+		// The subcommand fits; the parent's unknown flag is the person's
+		// to judge.
+		return sp.askUnknown(p.unknown, fmt.Sprintf("%s %s is not in clada's spec for %s", sp.name, p.unknown, sp.name))
+	}
+	return v
 }
 
 // subVerdict decides the subcommand sub, whose arguments start at
@@ -224,13 +230,6 @@ func (sp *spec) subVerdict(argv []string, n int, sub *spec, touched []Path, dir 
 	}
 	v.Paths = append(touched, v.Paths...)
 	return v
-}
-
-// firstFlagName is the flag name of a word as unknownFlag reports it
-// (--name of --name=value).
-func firstFlagName(word string) string {
-	n, _, _ := strings.Cut(word, "=")
-	return n
 }
 
 // askUnknown asks about a subcommand or flag that a runner's spec does not

@@ -127,9 +127,9 @@ func (sp *spec) linkPairs(p parsed, paths []string, dir string, r *Resolver) []l
 	return out
 }
 
-// checkLink confines every link ln makes and its target, both as
-// written: a link may not be made in .git/ or .clada/, and a target may
-// not point there or outside the root, since every later command that
+// checkLink confines every link ln makes (as written) and its target: a
+// link may not be made in .git/ or .clada/, and a target may not point
+// there or outside the root, since every later command that
 // writes through the link would write there. With -s, and without -r, a
 // target is resolved from the link's directory, as the kernel will.
 func (sp *spec) checkLink(p parsed, paths []string, dir string, r *Resolver) ([]Path, error) {
@@ -145,13 +145,21 @@ func (sp *spec) checkLink(p parsed, paths []string, dir string, r *Resolver) ([]
 		if symbolic && !relative {
 			base = filepath.Dir(lres)
 		}
-		tres, err := r.Confine(base, lp.target, true)
+		// The target is not written by ln: it may have other hard links
+		// (a later write through the new link is checked then), but it
+		// may not be in .git/ or .clada/.
+		tres, err := r.Resolve(base, lp.target)
 		if err != nil {
 			var de *DeniedError
 			if symbolic && !relative && asDenied(err, &de) && de.Rule == RulePathOutsideRoot {
 				de.Reason = fmt.Sprintf("the symlink %s would point to %s, resolved from the link's directory: %s", lp.link, lp.target, de.Reason)
 			}
 			return nil, err
+		}
+		if name := r.protected(tres); name != "" {
+			return nil, &DeniedError{Rule: RuleProtectedPath, Arg: lp.target,
+				Reason: fmt.Sprintf("%s is inside %s/: a link to it lets later commands write there", lp.target, name),
+				Advice: "do not link to " + name + "/; ask the person to do it"}
 		}
 		touched = append(touched, Path{lp.link, lres}, Path{lp.target, tres})
 	}

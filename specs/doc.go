@@ -76,7 +76,8 @@
 // [Resolver.Reset] after a command runs. Programs that descend into
 // directories (diff -r, cp -r, grep -r) may meet symlinks below the paths
 // given; specs forbid the flags that follow those (grep -R, ls -L, find -L,
-// cp -L, du -L, tree -l, rg -L), and diff runs with --no-dereference.
+// du -L, tree -l, rg -L; cp -L is asked, and a recursive cp -L source holding
+// a symlink is denied as for cp -r), and diff runs with --no-dereference.
 // A recursive copy writes through the symlinks it meets in an existing
 // destination tree, so with a walk_target flag (cp -r, -a) every existing
 // directory it writes into (DEST/NAME of each source, or DEST itself with a

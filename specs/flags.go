@@ -52,16 +52,23 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 	}
 	var p parsed
 	done := false
+	dashDone := false // "--" ended the flags
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case done && !dashDone && sp.subs == nil && len(a) > 1 && a[0] == '-':
+			// xxd a.txt -p: without permutation, a flag after an
+			// operand is a file name to the program.
+			return p, &DeniedError{Rule: RuleSpec, Arg: a,
+				Reason: fmt.Sprintf("%s takes %s after an operand as a file name, not as a flag", sp.name, a),
+				Advice: "put every flag before the operands (" + sp.name + " " + a + " FILE), or write -- before a file named " + a}
 		case done || a == "-" || len(a) < 2 || a[0] != '-' || sp.modeOperand && len(p.operands) == 0 && symbolicMode(a):
 			p.operands = append(p.operands, a)
 			// Without permutation (xxd) the first operand ends the flags:
 			// xxd a.txt -p writes a file named -p.
 			done = done || !sp.permute
 		case a == "--":
-			done = true
+			done, dashDone = true, true
 		case sp.goFlags:
 			n, err := sp.parseGoFlag(&p, args, i)
 			if err != nil {

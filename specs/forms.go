@@ -151,7 +151,7 @@ func (sp *spec) checkLink(p parsed, paths []string, dir string, r *Resolver) ([]
 		tres, err := r.Resolve(base, lp.target)
 		if err != nil {
 			var de *DeniedError
-			if symbolic && !relative && asDenied(err, &de) && de.Rule == RulePathOutsideRoot {
+			if symbolic && !relative && errors.As(err, &de) && de.Rule == RulePathOutsideRoot {
 				de.Reason = fmt.Sprintf("the symlink %s would point to %s, resolved from the link's directory: %s", lp.link, lp.target, de.Reason)
 			}
 			return nil, err
@@ -164,14 +164,6 @@ func (sp *spec) checkLink(p parsed, paths []string, dir string, r *Resolver) ([]
 		touched = append(touched, Path{lp.link, lres}, Path{lp.target, tres})
 	}
 	return touched, nil
-}
-
-func asDenied(err error, de **DeniedError) bool {
-	d, ok := err.(*DeniedError)
-	if ok {
-		*de = d
-	}
-	return ok
 }
 
 // linkDestroyed lists the existing entries ln -f replaces.

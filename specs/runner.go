@@ -27,6 +27,9 @@ import (
 // where the installed program has no --sandbox.
 const RuleSpecAsk Rule = "spec-ask"
 
+// buildRunner reads and validates the fields of docs/specs.md (ask, sub,
+// guard, the tool forms) into sp, building the subcommand specs; key is
+// the TOML table of sp, for errors.
 func (sp *spec) buildRunner(name, key, file string, in fileSpec, isSub bool, bad func(f, format string, args ...any) *SpecError) *SpecError {
 	sp.ask = bool(in.Ask)
 	sp.askReason = string(in.AskReason)

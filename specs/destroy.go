@@ -126,7 +126,7 @@ func (sp *spec) destroyed(p parsed, paths []string, dir string, r *Resolver) []D
 	// Other written flag values (sort -o FILE, tar -f FILE) replace an
 	// existing file; a directory there is only written into.
 	for _, fp := range p.flagPaths {
-		if !fp.write || (p.target && sp.targetDir) {
+		if !fp.write || (p.target && sp.targetDir) || devNullOut(fp, sp.targetDir) {
 			continue
 		}
 		if res := follow(dir, fp.arg); res != "" && !isDir(res) {

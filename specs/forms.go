@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -302,4 +303,13 @@ func (r *Resolver) checkDeleteTree(arg, res string) error {
 			Advice: "start find in a smaller directory, or ask the person"}
 	}
 	return nil
+}
+
+// devNullOut reports whether fp is an output file flag given /dev/null
+// (go build -o /dev/null, sort -o /dev/null): the program opens it to
+// write and the bytes vanish, so it is allowed outside the root. Never a
+// target directory (cp -t), and never an operand, which a program may
+// unlink or rename over (rm /dev/null, mv x /dev/null).
+func devNullOut(fp pathArg, targetDir bool) bool {
+	return fp.write && !targetDir && fp.arg == "/dev/null" && runtime.GOOS != "windows"
 }

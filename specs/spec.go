@@ -932,7 +932,7 @@ func (sp *spec) print(b *strings.Builder) {
 		}
 		b.WriteString(", then paths\n")
 	}
-	if sp.positionals >= 0 {
+	if sp.positionals >= 0 && sp.subs == nil {
 		switch {
 		case sp.exactPaths >= 0:
 			fmt.Fprintf(b, "  paths: exactly %d\n", sp.exactPaths)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/clada/clada/approve"
@@ -31,6 +32,12 @@ func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
 	if p.Prefix {
 		if len(v.Lost) > 0 {
 			v.Why += fmt.Sprintf("; the pattern `%s` does not cover destroying what git cannot restore", p.Text)
+			return v
+		}
+		if len(v.Inner) > 0 && (slices.Contains(argv, "-execdir") || slices.Contains(argv, "-okdir")) {
+			// -execdir runs its command in each directory found, where
+			// its relative words name other files than clada checked.
+			v.Why += fmt.Sprintf("; the pattern `%s` does not cover -execdir, whose command runs in each directory found", p.Text)
 			return v
 		}
 		for _, in := range v.Inner {

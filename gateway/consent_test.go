@@ -84,6 +84,7 @@ func TestConsent(t *testing.T) {
 		{name: "find -exec of an allowed command under find *", cmd: "find . -name a.txt -exec cat {} \\;", want: Allow, wantRule: RuleAllowedPattern},
 		{name: "find -exec of an asked command is not covered by find *", cmd: "find . -exec python3 x.py \\;", want: Ask, wantRule: "spec-ask"},
 		{name: "find -exec of an unknown program is not covered by find *", cmd: "find . -exec ruby y.rb \\;", want: Ask, wantRule: "spec-ask"},
+		{name: "find -execdir is not covered by find *", cmd: "find . -name a.txt -execdir cat {} \\;", want: Ask, wantRule: "spec-ask"},
 		{name: "find -exec as the person saw it whole", cmd: "find . -exec ruby x.rb \\;", want: Allow, wantRule: RuleAllowedPattern},
 		{name: "find -exec of a denied command under find *", cmd: "find . -exec cat /etc/passwd \\;", want: Deny, wantRule: "path-outside-root"},
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/clada/clada/approve"
@@ -23,7 +22,7 @@ const RulePatternWord = "pattern-word"
 // unless one of the words its * stands for resolves outside the root or
 // into .git/ or .clada/ (then the person is asked, and told which word),
 // it never covers a command that destroys what git cannot restore, nor
-// find -exec of a command that would not be allowed on its own.
+// the commands find -exec runs.
 func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
 	p, ok := matchAllowed(g.opts.Commands.Allowed, argv)
 	if !ok {
@@ -34,17 +33,12 @@ func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
 			v.Why += fmt.Sprintf("; the pattern `%s` does not cover destroying what git cannot restore", p.Text)
 			return v
 		}
-		if len(v.Inner) > 0 && (slices.Contains(argv, "-execdir") || slices.Contains(argv, "-okdir")) {
-			// -execdir runs its command in each directory found, where
-			// its relative words name other files than clada checked.
-			v.Why += fmt.Sprintf("; the pattern `%s` does not cover -execdir, whose command runs in each directory found", p.Text)
+		if len(v.Inner) > 0 {
+			// find -exec runs its command on every file found, and a
+			// found file may be a symlink out of the project: clada
+			// checked the command once, not on each file.
+			v.Why += fmt.Sprintf("; the pattern `%s` does not cover the commands find -exec runs (only an exact pattern does)", p.Text)
 			return v
-		}
-		for _, in := range v.Inner {
-			if iv := g.decideInner(in, absDir, 1); iv.Decision != Allow {
-				v.Why += fmt.Sprintf("; the pattern `%s` covers %s, not `%s`, which it runs (%s on its own)", p.Text, argv[0], parser.Quote(in), iv.Decision)
-				return v
-			}
 		}
 		if word, why := g.screen(argv[len(p.Argv)-1:], absDir); word != "" {
 			v.Rule, v.Word = RulePatternWord, word

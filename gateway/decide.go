@@ -134,8 +134,8 @@ type Verdict struct {
 	Missing string
 	// Inner are, for an ask of a program that runs other commands for
 	// the files it finds (find -exec), those commands with {} standing
-	// for a starting point; nil otherwise. A prefix pattern consents to
-	// such a command only when each of them would be allowed on its own.
+	// for a starting point; nil otherwise. Only an exact pattern
+	// consents to such a command, never a prefix pattern.
 	Inner [][]string
 	// Lost names, for an ask, the files (and directories, with a final
 	// "/") the command destroys that git cannot restore, relative to the

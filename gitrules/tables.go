@@ -36,6 +36,11 @@ type opt struct {
 	// name: the value becomes part of a file name (format-patch --suffix,
 	// -v), so it may not contain a path separator.
 	name bool
+	// textconv: the option shows a diff with the textconv drivers of git
+	// configuration and nothing turns them off (git status -v); the
+	// command is allowed only when no driver is configured
+	// ([Verdict.Textconv]).
+	textconv bool
 }
 
 func b() opt            { return opt{kind: kBool} }
@@ -347,9 +352,9 @@ var (
 			"ahead-behind": b(), "branch": b(), "column": o(), "find-renames": o(),
 			"ignore-submodules": o(), "ignored": o(), "long": b(), "null": b(),
 			"porcelain": o(), "renames": b(), "short": b(), "show-stash": b(),
-			"untracked-files": o(), "verbose": denyStatusVerbose,
+			"untracked-files": o(), "verbose": statusVerbose,
 		}, map[byte]opt{
-			'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': denyStatusVerbose, 'z': b(),
+			'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': statusVerbose, 'z': b(),
 		}, "--short, --branch, --porcelain[=v2], --untracked-files[=no], -z")
 	})
 

@@ -327,6 +327,9 @@ func specsAction(root, name string, check bool, stdout io.Writer) error {
 	if err != nil {
 		return withHint(err, "fix .clada/specs.toml")
 	}
+	if name == "" {
+		return set.List(stdout)
+	}
 	if err := set.Print(stdout, name); err != nil {
 		return withHint(err, "`clada specs` lists every command")
 	}

@@ -7,7 +7,7 @@
 // # Specs
 //
 // The defaults live in default.toml, embedded with go:embed and parsed once
-// ([Default]); the file's header documents every field. [Load] adds the
+// ([Default]); the file's header and docs/specs.md document every field. [Load] adds the
 // project's .clada/specs.toml, where a [commands.NAME] table replaces the
 // default spec of that name as a whole (fields are not merged, so a user
 // spec says everything it allows). Malformed files are a *[SpecError]

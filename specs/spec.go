@@ -761,7 +761,11 @@ func (s *Set) List(w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", sp.name, sp.from(), sp.description)
+		desc := sp.description
+		if desc == "" {
+			desc = "(no description)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", sp.name, sp.from(), desc)
 	}
 	return tw.Flush()
 }

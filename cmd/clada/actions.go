@@ -311,7 +311,7 @@ func specsAction(root, name string, check bool, stdout io.Writer) error {
 		}
 		set, err := specs.LoadFile(path)
 		if err != nil {
-			return withHint(err, "fix the file; see `clada specs` for the format")
+			return withHint(err, "fix the file; docs/specs.md describes the format")
 		}
 		r, err := specs.NewResolver(abs)
 		if err != nil {

@@ -72,6 +72,7 @@ func (c fastClock) NewTimer(d time.Duration) *time.Timer {
 // TestScripts runs the end-to-end scripts in testdata/script against the
 // real binary. Each script starts in its own project root with .clada/.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
@@ -180,6 +181,7 @@ func readmeDecisions(t *testing.T, dir, file string) string {
 // TestNoShellInterpreter fails if the clada binary links mvdan.cc/sh's
 // interpreter or expander: clada must contain no shell.
 func TestNoShellInterpreter(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)

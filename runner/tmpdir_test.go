@@ -23,11 +23,15 @@ func TestPrivateTempDir(t *testing.T) {
 		cfg    Config
 		status Status
 		cancel bool // cancel once the helper printed its line
+		// timeouts are tried in turn until the helper printed its line
+		// before the kill; nil: one run with cfg as it is.
+		timeouts []time.Duration
 	}{
 		{name: "exits", args: []string{"50"}, status: StatusExited},
-		// Long enough for the helper to start and print on a loaded
-		// machine (under -race); the test waits for it.
-		{name: "timed out", args: []string{"50", "sleep"}, cfg: Config{Timeout: 2 * time.Second}, status: StatusTimedOut},
+		// The helper must fill and print before the timeout; on a loaded
+		// machine (under -race) it may not in the first, short one: then
+		// the test tries the longer ones of timeouts.
+		{name: "timed out", args: []string{"50", "sleep"}, status: StatusTimedOut, timeouts: []time.Duration{250 * time.Millisecond, time.Second, 4 * time.Second}},
 		{name: "output cap", args: []string{"50", "flood"}, cfg: Config{MaxOutput: 100000}, status: StatusTruncated},
 		{name: "canceled", args: []string{"50", "sleep"}, status: StatusCanceled, cancel: true},
 		{name: "explicit Env keeps no TMPDIR of its own", args: []string{"1"}, cfg: Config{Env: []string{"TMPDIR=/tmp", "tmp=/x", "A=1"}}, status: StatusExited},
@@ -35,16 +39,31 @@ func TestPrivateTempDir(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			parent := t.TempDir()
-			tt.cfg.TempRoot = parent
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			if tt.cancel {
-				// Cancel when the helper has printed, not after a fixed
-				// time that a loaded machine may not start it in.
-				tt.cfg.Stdout = cancelOnLine{cancel}
+			var got captured
+			var parent string
+			for i := 0; i == 0 || i < len(tt.timeouts); i++ {
+				parent = t.TempDir()
+				cfg := tt.cfg
+				cfg.TempRoot = parent
+				if tt.timeouts != nil {
+					cfg.Timeout = tt.timeouts[i]
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				if tt.cancel {
+					// Cancel when the helper has printed, not after a fixed
+					// time that a loaded machine may not start it in.
+					cfg.Stdout = cancelOnLine{cancel}
+				}
+				got = capRun(t, ctx, helperArgv(t, "tempdir", tt.args...), cfg)
+				if left, _ := os.ReadDir(parent); len(left) != 0 {
+					t.Errorf("TempRoot holds %d entries after the command, want none", len(left))
+				}
+				if tt.timeouts == nil || len(got.Stdout) > 0 || i == len(tt.timeouts)-1 {
+					break
+				}
+				t.Logf("with a %v timeout the helper was killed before it printed; trying longer", cfg.Timeout)
 			}
-			got := capRun(t, ctx, helperArgv(t, "tempdir", tt.args...), tt.cfg)
 			if got.Status != tt.status && !(tt.status == StatusCanceled && got.Status == StatusTimedOut) {
 				t.Fatalf("status %v, want %v (err %v)", got.Status, tt.status, got.Err)
 			}

@@ -206,8 +206,8 @@ func (sp *spec) parseWord(p *parsed, args []string, i int) (int, *DeniedError) {
 	return i, &DeniedError{
 		Rule: RuleUnknownFlag,
 		Arg:  a,
-		Reason: sp.name + " " + a + " is not a flag in clada's spec for " + sp.name + "; " + sp.name +
-			" reads a word by its first two letters and ignores the rest, so flags cannot be combined",
+		Reason: sp.name + " " + a + " is not a flag in clada's spec for " + sp.name + ", whose flags never combine: " + sp.name +
+			" does not read a word of several letters as getopt does (xxd takes -al for -a, GNU sed -iE for -i with the suffix E)",
 		Advice: "write each flag as its own word (-a -l 5, not -al 5); " + sp.flagAdvice(),
 	}
 }

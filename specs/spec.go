@@ -10,10 +10,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"text/tabwriter"
 
 	"github.com/BurntSushi/toml"
 )
@@ -286,6 +286,7 @@ type specFile struct {
 type spec struct {
 	name             string
 	source           string // file the spec came from ("default.toml" or a path)
+	label            string // how `clada specs` names that file (".clada/specs.toml"); "" for source
 	description      string
 	flags            map[string]ValueType
 	forbid           map[string]string
@@ -505,6 +506,9 @@ func Load(root string) (*Set, error) {
 	user, err := parseSpecs(path, data)
 	if err != nil {
 		return nil, err
+	}
+	for _, sp := range user {
+		sp.label = ".clada/specs.toml"
 	}
 	return newSet(user, defaults()), nil
 }
@@ -866,36 +870,71 @@ func splitExample(s string) ([]string, error) {
 	return words, nil
 }
 
-// Print writes the effective spec of name, or of every command when name
-// is "", in a human-readable form for `clada specs [NAME]`.
-func (s *Set) Print(w io.Writer, name string) error {
-	names := s.Names()
-	if name != "" {
-		if !slices.Contains(names, name) {
-			return fmt.Errorf("no spec for %q (specs exist for: %s)", name, strings.Join(names, ", "))
+// List writes one line per command with a spec, git's built-in rules
+// included, for `clada specs`: the name, where the spec comes from
+// (default.toml, .clada/specs.toml) and its description.
+func (s *Set) List(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	names := append(s.Names(), "git")
+	sort.Strings(names)
+	for _, n := range names {
+		if n == "git" {
+			fmt.Fprintf(tw, "git\tbuilt-in\t%s\n", gitSummary)
+			continue
 		}
-		names = []string{name}
-	}
-	var b strings.Builder
-	for i, n := range names {
 		sp, err := s.spec(n)
 		if err != nil {
 			return err
 		}
-		if i > 0 {
-			b.WriteByte('\n')
+		desc := sp.description
+		if desc == "" {
+			desc = "(no description)"
 		}
-		sp.print(&b)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", sp.name, sp.file(), desc)
 	}
-	_, err := io.WriteString(w, b.String())
+	return tw.Flush()
+}
+
+// Print writes the effective spec of name in full, in a human-readable
+// form for `clada specs NAME`; for git, clada's built-in git rules.
+func (s *Set) Print(w io.Writer, name string) error {
+	if name == "git" {
+		_, err := io.WriteString(w, gitText())
+		return err
+	}
+	sp, err := s.spec(name)
+	if err != nil {
+		return err
+	}
+	if sp == nil {
+		names := append(s.Names(), "git")
+		sort.Strings(names)
+		return fmt.Errorf("no spec for %q (specs exist for: %s)", name, strings.Join(names, ", "))
+	}
+	var b strings.Builder
+	sp.print(&b)
+	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// file is the file a spec comes from, as `clada specs` shows it: an
+// embedded one ("specs/default.toml", "specs/packs/go.toml"), the
+// project's .clada/specs.toml, or the file given to [LoadFile].
+func (sp *spec) file() string {
+	switch {
+	case sp.label != "":
+		return sp.label
+	case sp.pack != "":
+		return "specs/" + sp.source
+	}
+	return sp.source
 }
 
 func (sp *spec) print(b *strings.Builder) {
 	if sp.pack != "" {
-		fmt.Fprintf(b, "%s  (pack %s, specs/%s)\n", sp.name, sp.pack, sp.source)
+		fmt.Fprintf(b, "%s  (pack %s, %s)\n", sp.name, sp.pack, sp.file())
 	} else {
-		fmt.Fprintf(b, "%s  (from %s)\n", sp.name, sp.source)
+		fmt.Fprintf(b, "%s  (from %s)\n", sp.name, sp.file())
 	}
 	if sp.description != "" {
 		fmt.Fprintf(b, "  %s\n", sp.description)

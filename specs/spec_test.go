@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
+	"github.com/clada/clada/gitrules"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -234,17 +236,93 @@ func TestPrint(t *testing.T) {
 	if diff := cmp.Diff(string(want), b.String()); diff != "" {
 		t.Errorf("Print (-want +got):\n%s", diff)
 	}
-	var all strings.Builder
-	if err := s.Print(&all, ""); err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range s.Names() {
-		if !strings.Contains(all.String(), "\n"+n+"  (pack ") && !strings.HasPrefix(all.String(), n+"  (pack ") {
-			t.Errorf("Print(\"\") lacks %s", n)
+	for _, name := range []string{"", "nosuch", "./cat"} {
+		if err := s.Print(&b, name); err == nil {
+			t.Errorf("Print(%q) succeeded", name)
 		}
 	}
-	if err := s.Print(&all, "nosuch"); err == nil {
-		t.Error("Print of a missing spec succeeded")
+}
+
+// TestList: `clada specs` is one line per command, git included, each with
+// where its spec comes from and its description; a spec of the project's
+// .clada/specs.toml says so.
+func TestList(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".clada"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".clada", "specs.toml"), []byte(`[commands.nl]
+description = "number lines"
+[commands.cat]
+description = "my cat"
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := s.List(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	names := append(s.Names(), "git")
+	sort.Strings(names)
+	if len(lines) != len(names) {
+		t.Fatalf("List wrote %d lines for %d commands:\n%s", len(lines), len(names), b.String())
+	}
+	for i, n := range names {
+		f := strings.Fields(lines[i])
+		if len(f) < 3 || f[0] != n {
+			t.Errorf("line %d = %q, want %s, its source and its description", i+1, lines[i], n)
+			continue
+		}
+		want := "specs/" + defaults().sections[n].file
+		switch n {
+		case "nl", "cat":
+			want = ".clada/specs.toml"
+		case "git":
+			want = "built-in"
+		}
+		if f[1] != want {
+			t.Errorf("%s comes from %q, want %q", n, f[1], want)
+		}
+	}
+	if !strings.Contains(b.String(), "my cat") || strings.Contains(b.String(), "print files") {
+		t.Errorf("cat's line is not the project's spec:\n%s", b.String())
+	}
+}
+
+// TestPrintGit: `clada specs git` prints git's rules from gitrules: the
+// allowed subcommands, asked examples, denied options and the hardening.
+func TestPrintGit(t *testing.T) {
+	t.Parallel()
+	s, _ := Default()
+	var b strings.Builder
+	if err := s.Print(&b, "git"); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	d := gitrules.Describe()
+	var want []string
+	want = append(want, d.Allowed...)
+	for _, ex := range d.Asked {
+		want = append(want, "git "+ex.Args+": "+ex.Reason)
+	}
+	for _, o := range append(append(d.DeniedGlobal, d.DeniedReads...), d.DeniedAll...) {
+		want = append(want, "\n    "+o.Option, o.Reason)
+	}
+	want = append(want, strings.Join(d.Harden, " "), strings.Join(d.HardenReadOnly, " "), strings.Join(d.Env, " "),
+		"GIT_DIR=ROOT/.git", string(RuleGitInclude))
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("clada specs git lacks %q", w)
+		}
+	}
+	if !strings.HasPrefix(text, "git  (from ") || !strings.HasSuffix(text, "\n") {
+		t.Errorf("clada specs git starts or ends oddly:\n%s", text)
 	}
 }
 

@@ -311,7 +311,7 @@ func specsAction(root, name string, check bool, stdout io.Writer) error {
 		}
 		set, err := specs.LoadFile(path)
 		if err != nil {
-			return withHint(err, "fix the file; see `clada specs` for the format")
+			return withHint(err, "fix the file; docs/specs.md describes the format")
 		}
 		r, err := specs.NewResolver(abs)
 		if err != nil {
@@ -326,6 +326,9 @@ func specsAction(root, name string, check bool, stdout io.Writer) error {
 	set, err := specs.Load(abs)
 	if err != nil {
 		return withHint(err, "fix .clada/specs.toml")
+	}
+	if name == "" {
+		return set.List(stdout)
 	}
 	if err := set.Print(stdout, name); err != nil {
 		return withHint(err, "`clada specs` lists every command")

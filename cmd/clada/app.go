@@ -185,9 +185,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Usage:     "print the effective command specs (defaults plus .clada/specs.toml)",
 				ArgsUsage: "[NAME]",
 				Description: "Without NAME, lists every command that has a spec, one per line; with NAME, prints\n" +
-					"that spec in full. --check checks .clada/specs.toml (docs/specs.md)." + examples(
+					"that spec in full (git: clada's built-in git rules). --check checks .clada/specs.toml\n" +
+					"(docs/specs.md)." + examples(
 					"clada specs           # one line per command",
 					"clada specs grep      # grep's spec in full",
+					"clada specs git       # git's allowed, asked and denied forms and its hardening",
 					"clada specs --check   # .clada/specs.toml parses and its examples hold"),
 				Flags: []cli.Flag{
 					rootFlag(),

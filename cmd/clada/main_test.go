@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +20,12 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files and scripts")
 
 func TestMain(m *testing.M) {
+	// Most tests here wait on the processes they start (clada, git, a
+	// command sleeping into its 1 s timeout), so GOMAXPROCS slots leave the
+	// CPUs idle: on 2 CPUs the package took 17 s with 2 slots and 10-12 s
+	// with 8, the same work. -parallel on the command line still wins:
+	// testing parses it after this default is set.
+	flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 	testscript.Main(m, map[string]func(){
 		"clada": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 		// clada-fastclock is clada whose approval timeout runs on a clock
@@ -71,6 +80,7 @@ func (c fastClock) NewTimer(d time.Duration) *time.Timer {
 // TestScripts runs the end-to-end scripts in testdata/script against the
 // real binary. Each script starts in its own project root with .clada/.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
@@ -114,9 +124,72 @@ func TestReadmeExampleInSync(t *testing.T) {
 	t.Error("dry_readme_example.txtar has no reply.csl")
 }
 
+// TestReadmeFirstCommand: the README's first command, run where the README
+// runs it (the repository's root, whose .clada/ holds the approvals for
+// developing clada), decides every block of the example as clada's defaults
+// do in a project of its own, and exits 1. Approvals added to the
+// repository's .clada/ must not change what the README promises.
+func TestReadmeFirstCommand(t *testing.T) {
+	t.Parallel()
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".clada", "commands.toml")); err != nil {
+		t.Fatalf("the repository has no .clada/commands.toml for developing clada: %v", err)
+	}
+	example := filepath.Join("testdata", "examples", "reply.csl")
+	got := readmeDecisions(t, repo, example)
+
+	fresh := newRoot(t)
+	data, err := os.ReadFile(filepath.Join(repo, example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(fresh, "testdata", "examples"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fresh, example), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(fresh, "parser"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := readmeDecisions(t, fresh, example)
+	if got != want {
+		t.Errorf("from the repository's root the example decides\n%s\nbut on the defaults\n%s", got, want)
+	}
+	if !strings.Contains("\n"+want, "\nask ") || !strings.Contains(want, "deny shell-syntax") {
+		t.Errorf("the example no longer shows an ask and a deny:\n%s", want)
+	}
+}
+
+// readmeDecisions runs clada run --dry-run --format json on file in dir
+// and returns one "DECISION RULE" line per block; the exit status must be 1.
+func readmeDecisions(t *testing.T, dir, file string) string {
+	t.Helper()
+	cmd := cladaCmd(t, dir, "run", "--dry-run", "--format", "json", file)
+	out, err := cmd.Output()
+	if code := exitCodeOf(t, err); code != 1 {
+		t.Fatalf("in %s: clada run --dry-run %s exited %d, want 1", dir, file, code)
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var block struct{ Type, Decision, Rule string }
+		if err := json.Unmarshal([]byte(line), &block); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if block.Type == "block" {
+			fmt.Fprintf(&b, "%s %s\n", block.Decision, block.Rule)
+		}
+	}
+	return b.String()
+}
+
 // TestNoShellInterpreter fails if the clada binary links mvdan.cc/sh's
 // interpreter or expander: clada must contain no shell.
 func TestNoShellInterpreter(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)

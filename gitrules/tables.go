@@ -17,6 +17,7 @@ const (
 	kPath                  // like kValue; the value is a file git opens (reported in Paths)
 	kLineRange             // log -L <range>:<file>; the file is reported in Paths
 	kOutPath               // like kValue; the value is a file or directory git writes (reported in Writes)
+	kAttached              // value only as --opt=VALUE; bare --opt takes no value, so the next word is an operand (rev-parse --since)
 	kDeny                  // denied wherever it appears
 )
 
@@ -42,6 +43,7 @@ func b() opt            { return opt{kind: kBool} }
 func o() opt            { return opt{kind: kOptional} }
 func v() opt            { return opt{kind: kValue} }
 func p() opt            { return opt{kind: kPath} }
+func at() opt           { return opt{kind: kAttached} }
 func deny(r string) opt { return opt{kind: kDeny, reason: r, advice: adviceFor[r]} }
 
 // asks returns o that makes the command Ask with reason r.
@@ -358,7 +360,10 @@ var (
 			"abbrev": o(), "cached": b(), "debug": b(), "deduplicate": b(),
 			"deleted": b(), "directory": b(), "empty-directory": b(), "eol": b(),
 			"error-unmatch": b(), "exclude": v(), "exclude-from": p(),
-			"exclude-per-directory": v(), "exclude-standard": b(), "format": v(),
+			// a file name git opens in every directory: no separator,
+			// so --exclude-per-directory=/etc/shadow cannot name a file
+			// outside the project
+			"exclude-per-directory": {kind: kValue, name: true}, "exclude-standard": b(), "format": v(),
 			"full-name": b(), "ignored": b(), "killed": b(), "modified": b(),
 			"others": b(), "recurse-submodules": b(), "resolve-undo": b(),
 			"sparse": b(), "stage": b(), "unmerged": b(), "with-tree": v(),
@@ -379,21 +384,29 @@ var (
 
 	// rev-parse parses its options by hand: no abbreviations in git, but
 	// accepting one here only makes git fail, never run something else.
+	// It reads --since, --after, --before, --until, --exclude, --glob,
+	// --disambiguate and --path-format only as --opt=VALUE: written
+	// bare, the option is echoed and the next word is an argument that
+	// rev-parse looks up as a revision or a file (git rev-parse --since
+	// /outside/x tells whether that file exists), so that word is checked
+	// as a path. --prefix joins its value onto every later path.
 	revParseTable = lazyTable(func() *table {
 		return newTable("rev-parse", map[string]opt{
-			"abbrev-ref": o(), "absolute-git-dir": b(), "after": v(), "all": b(),
-			"before": v(), "branches": o(), "default": v(), "disambiguate": v(),
-			"exclude": v(), "flags": b(), "git-common-dir": b(), "git-dir": b(),
-			"git-path": v(), "glob": v(), "is-bare-repository": b(),
+			"abbrev-ref": o(), "absolute-git-dir": b(), "after": at(), "all": b(),
+			"before": at(), "branches": o(), "default": v(), "disambiguate": at(),
+			"exclude": at(), "exclude-hidden": at(), "flags": b(), "git-common-dir": b(), "git-dir": b(),
+			"git-path": v(), "glob": at(), "is-bare-repository": b(),
 			"is-inside-git-dir": b(), "is-inside-work-tree": b(),
 			"is-shallow-repository": b(), "local-env-vars": b(), "no-flags": b(),
-			"no-revs": b(), "not": b(), "path-format": v(), "prefix": v(),
+			"no-revs": b(), "not": b(), "path-format": at(),
+			"prefix": {kind: kDeny, reason: "joins its value onto every later path, so rev-parse looks up files clada never sees (--prefix /outside/ x stats /outside/x)",
+				advice: "run git rev-parse from the directory itself (a RUN block's dir attribute), without --prefix"},
 			"quiet": b(), "remotes": o(), "revs-only": b(), "short": o(),
 			"shared-index-path": b(), "show-cdup": b(), "show-object-format": o(),
 			"show-prefix": b(), "show-ref-format": b(),
 			"show-superproject-working-tree": denySuperproject, "show-toplevel": b(),
-			"since": v(), "sq": b(), "symbolic": b(), "symbolic-full-name": b(),
-			"tags": o(), "until": v(), "verify": b(),
+			"since": at(), "sq": b(), "symbolic": b(), "symbolic-full-name": b(),
+			"tags": o(), "until": at(), "verify": b(),
 		}, map[byte]opt{'q': b()},
 			"--show-toplevel, --git-dir, --abbrev-ref, --short, --verify, -q")
 	})

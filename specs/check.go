@@ -39,7 +39,7 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	if sp == nil {
 		return Verdict{Outcome: NoSpec, Reason: "no spec for " + name}
 	}
-	v := sp.check(argv, dir, r)
+	v := sp.forDialect(s.dialect).check(argv, dir, r)
 	if v.Outcome != Allow {
 		return v
 	}
@@ -90,13 +90,13 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 	if derr != nil {
 		return denyVerdict(derr)
 	}
-	var touched []Path // every path the command opens, for Verdict.Paths
+	var flagTouched []Path
 	for _, fp := range p.flagPaths {
 		res, err := r.Confine(dir, fp.arg, fp.write)
 		if err != nil {
 			return denyErr(err)
 		}
-		touched = append(touched, Path{fp.arg, res})
+		flagTouched = append(flagTouched, Path{fp.arg, res})
 	}
 	ops := p.operands
 	npos := sp.positionals
@@ -109,11 +109,35 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 	if npos > len(ops) {
 		npos = len(ops)
 	}
+	for _, o := range ops {
+		for prefix, why := range sp.forbidOperands {
+			if strings.HasPrefix(o, prefix) {
+				return Verdict{Outcome: Deny, Rule: RuleSpec, Arg: o, Reason: fmt.Sprintf("%s operand %s starts with %q: %s", sp.name, o, prefix, why),
+					Advice: "name a file that starts with " + prefix + " as ./" + o + "; " + sp.usage()}
+			}
+		}
+	}
 	for _, o := range ops[:npos] {
 		if sp.positionalPrefix != "" && !strings.HasPrefix(o, sp.positionalPrefix) {
 			return Verdict{Outcome: Deny, Rule: RuleSpec, Arg: o, Reason: fmt.Sprintf("%s operand %s must start with %q", sp.name, o, sp.positionalPrefix), Advice: sp.usage()}
 		}
 	}
+	var touched []Path // every path the command opens, for Verdict.Paths
+	if sp.slashPaths {
+		// which /outside/x tests that file: an operand with a
+		// separator is a path, read.
+		for _, o := range ops[:npos] {
+			if !strings.ContainsAny(o, `/\`) {
+				continue
+			}
+			res, err := r.Confine(dir, o, false)
+			if err != nil {
+				return denyErr(err)
+			}
+			touched = append(touched, Path{o, res})
+		}
+	}
+	touched = append(flagTouched, touched...)
 	paths := ops[npos:]
 	switch {
 	case sp.exactPaths >= 0 && len(paths) != sp.exactPaths:
@@ -216,6 +240,19 @@ func (s *Set) CheckExamples(r *Resolver) error {
 		for _, ex := range sp.deny {
 			if v := sp.checkExample(ex, r); v.Outcome != Deny {
 				errs = append(errs, fmt.Errorf("%s: %s: deny example %q is %s", sp.source, name, ex, v.Outcome))
+			}
+		}
+		// The examples above hold under the GNU dialect wherever clada
+		// runs; bsd_allow and bsd_deny under the BSD dialect.
+		bsd := sp.forDialect(DialectBSD)
+		for _, ex := range sp.bsdAllow {
+			if v := bsd.checkExample(ex, r); v.Outcome != Allow {
+				errs = append(errs, fmt.Errorf("%s: %s: bsd_allow example %q is %s under the BSD dialect: %s", sp.source, name, ex, v.Outcome, v.Reason))
+			}
+		}
+		for _, ex := range sp.bsdDeny {
+			if v := bsd.checkExample(ex, r); v.Outcome != Deny {
+				errs = append(errs, fmt.Errorf("%s: %s: bsd_deny example %q is %s under the BSD dialect", sp.source, name, ex, v.Outcome))
 			}
 		}
 	}

@@ -50,6 +50,9 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 	done := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if sp.bsdOrder && !done && len(p.operands) > 0 && len(a) >= 2 && a[0] == '-' {
+			return p, sp.optionAfterOperand(a, p.operands[0])
+		}
 		switch {
 		case done || a == "-" || len(a) < 2 || a[0] != '-':
 			p.operands = append(p.operands, a)

@@ -282,7 +282,6 @@ var straceSystem = []string{
 // the process's own /proc/PID/, and the person's HOME (file's ~/.magic):
 // none of them can a model write, and none is named by the command line.
 
-
 // traceOne runs argv in root under strace and returns what broke the
 // rules. base holds the project root, the file outside it, a HOME and a
 // private TMPDIR.

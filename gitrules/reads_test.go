@@ -59,7 +59,8 @@ var readCases = []checkCase{
 	{name: "diff-tree textconv", in: "diff-tree --textconv HEAD", want: Deny, rule: RuleGitOption, arg: "--textconv", sub: "diff-tree"},
 	{name: "diff-index cached", in: "diff-index --cached HEAD", want: Allow, sub: "diff-index", paths: []string{"HEAD"}},
 	{name: "diff-files", in: "diff-files -p", want: Allow, sub: "diff-files"},
-	{name: "range-diff", in: "range-diff main...HEAD", want: Allow, sub: "range-diff", paths: []string{"main...HEAD"}},
+	{name: "range-diff asks", in: "range-diff main...HEAD", want: Ask, rule: RuleGitSubcommand, arg: "range-diff", sub: "range-diff", reason: "its child git log runs textconv programs"},
+	{name: "range-diff program option still denied", in: "range-diff -O/tmp/x main...HEAD", want: Deny, rule: RuleGitOption, arg: "-O/tmp/x", sub: "range-diff"},
 	{name: "whatchanged", in: "whatchanged -3", want: Allow, sub: "whatchanged"},
 
 	// grep

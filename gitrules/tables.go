@@ -330,11 +330,21 @@ var (
 			"-p, --stat, --name-only, --name-status, -q")
 	})
 
+	// range-diff runs `git log -p` in a child process, which gets none
+	// of the options clada adds: its diffs run the textconv programs
+	// that the attributes (a .gitattributes the model can write) name.
+	// So it is asked.
 	rangeDiffTable = lazyTable(func() *table {
-		return newTable("range-diff", merge(diffLong(), map[string]opt{
+		t := newTable("range-diff", merge(diffLong(), map[string]opt{
 			"creation-factor": v(), "left-only": b(), "no-dual-color": b(),
 			"no-notes": b(), "notes": o(), "right-only": b(),
 		}), diffShort(), "--creation-factor=<n>, --no-dual-color, --stat")
+		t.finish = func(*state) *Verdict {
+			return &Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: "range-diff",
+				Reason: "git range-diff runs git log in a child process without --no-textconv, so the textconv programs named in git configuration run on the diffs",
+				Advice: "compare the commits with git log -p or git diff A B, which clada runs with textconv off; otherwise the person is asked"}
+		}
+		return t
 	})
 
 	whatchangedTable = lazyTable(func() *table {

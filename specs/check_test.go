@@ -377,7 +377,7 @@ func TestHarden(t *testing.T) {
 		{"diff -ru dir dir2", []string{"--no-dereference", "-ru", "dir", "dir2"}},
 		{"diff a.txt b.txt", []string{"--no-dereference", "a.txt", "b.txt"}},
 		{"diff -- a.txt b.txt", []string{"--no-dereference", "--", "a.txt", "b.txt"}},
-		{"rg foo", []string{"--no-config", "foo"}},
+		{"rg foo", []string{"--no-config", "--no-ignore-parent", "foo"}},
 		{"cat a.txt", []string{"a.txt"}},
 	}
 	for _, tt := range tests {

@@ -270,6 +270,7 @@ var straceSystem = []string{
 	"/proc/filesystems", "/proc/self/", "/proc/thread-self/", "/proc/mounts", "/proc/meminfo", "/proc/sys/", "/etc/mtab", // the process's own view; df's mount table; sort's memory size
 	"/sys/devices/system/cpu/", "/sys/fs/cgroup/", // CPU count (sort, rg)
 	"/usr/share/misc/magic", "/usr/share/file/", "/etc/magic", // file's magic database
+	"/usr/share/finfo/", // tree --info's global .info file
 	"/dev/null", "/dev/urandom", // stdin is /dev/null; sort -R seeds from /dev/urandom
 	"/run/systemd/userdb/", "/run/userdb/", "/run/host/", "/etc/userdb/", "/usr/local/lib/userdb/", // user names through systemd's NSS module
 	"/usr/bin/", "/bin/", // PATH: which looks programs up there (and its interpreter reads the which script)
@@ -279,7 +280,9 @@ var straceSystem = []string{
 // directory of the root or of a system entry above (realpath and pwd -P
 // walk up; the NSS module opens /, /etc, /run on its way), a mount point
 // (df looks at every one; /proc/self/mountinfo lists them for anyone),
-// the process's own /proc/PID/, and the person's HOME (file's ~/.magic):
+// the process's own /proc/PID/, the person's HOME (file's ~/.magic, rg's
+// global gitignore), and the ignore files of the directories above the
+// root (see ancestorIgnoreFile):
 // none of them can a model write, and none is named by the command line.
 
 // traceOne runs argv in root under strace and returns what broke the
@@ -365,7 +368,7 @@ func judgePath(p string, write bool, root, tmp, home string, pids map[string]boo
 	if write {
 		return "writes outside the project (" + p + ")"
 	}
-	if within(p, root) || within(home, p) || mountPoints()[p] {
+	if within(p, root) || within(home, p) || mountPoints()[p] || ancestorIgnoreFile(p, root) {
 		return ""
 	}
 	if rest, ok := strings.CutPrefix(p, "/proc/"); ok {
@@ -380,6 +383,23 @@ func judgePath(p string, write bool, root, tmp, home string, pids map[string]boo
 		}
 	}
 	return "opens a file outside the project that clada did not check (" + p + ")"
+}
+
+// ancestorIgnoreFile reports whether p is an ignore file of a directory
+// above the root (.gitignore, .ignore, .rgignore, .git, .git/info/exclude):
+// rg opens them even with --no-ignore-parent, which its spec always adds,
+// and then does not apply them, so they change nothing it prints.
+func ancestorIgnoreFile(p, root string) bool {
+	dir, base := filepath.Split(p)
+	dir = filepath.Clean(dir)
+	if base == "exclude" && strings.HasSuffix(dir, "/.git/info") {
+		dir, base = filepath.Dir(filepath.Dir(dir)), ".git"
+	}
+	switch base {
+	case ".gitignore", ".ignore", ".rgignore", ".git":
+		return dir != root && within(dir, root)
+	}
+	return false
 }
 
 // mountPoints are the mount points /proc/self/mountinfo lists.

@@ -270,7 +270,7 @@ var straceSystem = []string{
 	"/proc/filesystems", "/proc/self/", "/proc/thread-self/", "/proc/mounts", "/proc/meminfo", "/proc/sys/", "/etc/mtab", // the process's own view; df's mount table; sort's memory size
 	"/sys/devices/system/cpu/", "/sys/fs/cgroup/", // CPU count (sort, rg)
 	"/usr/share/misc/magic", "/usr/share/file/", "/etc/magic", // file's magic database
-	"/usr/share/finfo/", // tree --info's global .info file
+	"/usr/share/finfo/",         // tree --info's global .info file
 	"/dev/null", "/dev/urandom", // stdin is /dev/null; sort -R seeds from /dev/urandom
 	"/run/systemd/userdb/", "/run/userdb/", "/run/host/", "/etc/userdb/", "/usr/local/lib/userdb/", // user names through systemd's NSS module
 	"/usr/bin/", "/bin/", // PATH: which looks programs up there (and its interpreter reads the which script)

@@ -20,6 +20,16 @@ func (r *Resolver) ForWindows(on bool) *Resolver {
 	return r
 }
 
+// Windows reports whether r applies the Windows path rules.
+func (r *Resolver) Windows() bool { return r.windows }
+
+// NetworkPath reports whether p is, on Windows, a UNC or device path
+// (\\host\share, //host/share, \\?\…): looking it up is network traffic,
+// which nothing may cause while deciding.
+func NetworkPath(p string) bool {
+	return strings.HasPrefix(strings.ReplaceAll(p, `\`, "/"), "//")
+}
+
 // windowsReserved are the device names Windows resolves in every
 // directory, with any extension: cat CON waits for the console, and
 // NUL.txt is the null device.
@@ -38,7 +48,7 @@ func windowsPath(p string) (string, *DeniedError) {
 	}
 	s := strings.ReplaceAll(p, `\`, "/")
 	switch {
-	case strings.HasPrefix(s, "//"):
+	case NetworkPath(p):
 		return deny(p+" is a UNC or device path (\\\\host\\share, \\\\?\\, \\\\.\\), which Windows opens over the network or as a device; clada does not look it up",
 			"use a path inside the project, relative to the block's directory")
 	case len(s) >= 2 && s[1] == ':' && isLetter(s[0]):

@@ -409,6 +409,11 @@ func (t *table) check(args []string) Verdict {
 					return deny(RuleGitOption, a, fmt.Sprintf("the value %q of --%s goes into file names and may not contain a path separator", w, full),
 						"give a plain file name without / or \\")
 				}
+				if o.badValue != nil {
+					if why := o.badValue(w); why != "" {
+						return deny(RuleGitOption, a, fmt.Sprintf("--%s=%s %s", full, w, why), adviceFor[why])
+					}
+				}
 				st.addValue(o.kind, w)
 			}
 			continue

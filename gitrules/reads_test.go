@@ -40,7 +40,17 @@ var readCases = []checkCase{
 	// describe
 	{name: "describe", in: "describe", want: Allow, sub: "describe"},
 	{name: "describe abbrev", in: "describe --abbrev=4", want: Allow, sub: "describe"},
-	{name: "describe all tags", in: "describe --all --tags --always --dirty", want: Allow, sub: "describe"},
+	{name: "describe all tags", in: "describe --all --tags --always", want: Allow, sub: "describe"},
+	{name: "describe dirty asks", in: "describe --dirty", want: Ask, rule: RuleGitSubcommand, arg: "--dirty", sub: "describe", reason: "git describe --dirty rewrites .git/index (found by the strace test)"},
+	{name: "log max-parents bare", in: "log --max-parents /outside/x", want: Allow, sub: "log", paths: []string{"/outside/x"}, reason: "git reads --max-parents only as --max-parents=N; the next word is looked up as a file"},
+	{name: "log max-parents attached", in: "log --max-parents=1", want: Allow, sub: "log"},
+	{name: "rev-list filter bare", in: "rev-list --filter /outside/x", want: Allow, sub: "rev-list", paths: []string{"/outside/x"}},
+	{name: "rev-list missing bare", in: "rev-list --missing /outside/x", want: Allow, sub: "rev-list", paths: []string{"/outside/x"}},
+	{name: "format-patch decorate-refs bare", in: "format-patch --stdout --decorate-refs /outside/x", want: Allow, sub: "format-patch", paths: []string{"/outside/x"}},
+	{name: "log remerge-diff", in: "log --remerge-diff", want: Deny, rule: RuleGitOption, arg: "--remerge-diff", sub: "log", reason: "writes temporary objects into .git/objects"},
+	{name: "log diff-merges remerge", in: "log --diff-merges=remerge", want: Deny, rule: RuleGitOption, arg: "--diff-merges=remerge", sub: "log"},
+	{name: "show diff-merges r", in: "show --diff-merges r", want: Deny, rule: RuleGitOption, arg: "--diff-merges", sub: "show"},
+	{name: "log diff-merges first-parent", in: "log --diff-merges=first-parent", want: Allow, sub: "log"},
 	{name: "describe rev", in: "describe v1.0.0", want: Allow, sub: "describe", paths: []string{"v1.0.0"}},
 	{name: "describe unknown", in: "describe --frob", want: Deny, rule: RuleGitOption, arg: "--frob", sub: "describe"},
 

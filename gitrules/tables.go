@@ -37,6 +37,18 @@ type opt struct {
 	// name: the value becomes part of a file name (format-patch --suffix,
 	// -v), so it may not contain a path separator.
 	name bool
+	// badValue, when set, returns why a value is denied ("" when fine):
+	// --diff-merges=remerge writes into .git/objects.
+	badValue func(string) string
+}
+
+// remergeValue denies --diff-merges=remerge (and r), which writes into
+// .git/objects as --remerge-diff does.
+func remergeValue(v string) string {
+	if v == "remerge" || v == "r" {
+		return reasonRemerge
+	}
+	return ""
 }
 
 func b() opt            { return opt{kind: kBool} }
@@ -60,6 +72,7 @@ const (
 	reasonContents = "makes blame read another file in place of the one blamed"
 	reasonSign     = "runs the gpg program named in git configuration"
 	reasonOrder    = "reads an order file or opens a pager"
+	reasonRemerge  = "writes temporary objects into .git/objects to remerge each merge"
 )
 
 // adviceFor says what to do instead, per reason.
@@ -73,6 +86,7 @@ var adviceFor = map[string]string{
 	reasonContents: "blame the file itself: git blame <file>",
 	reasonSign:     "drop the option; show the raw signature with git log --format=%GG only with approval",
 	reasonOrder:    "drop -O; use git diff with pathspecs to choose files",
+	reasonRemerge:  "show merges with --diff-merges=first-parent or --cc instead",
 	reasonBranch:   "only listing branches is allowed (git branch, -a, -r, -v, --list <pattern>); write a RUN block without the option and the person will be asked for anything else",
 }
 
@@ -146,20 +160,20 @@ func revLong() map[string]opt {
 		"cherry-pick": b(), "clear-decorations": b(), "combined-all-paths": b(),
 		"committer": v(), "date": v(), "date-order": b(), "decorate": o(),
 		"decorate-refs": v(), "decorate-refs-exclude": v(), "dense": b(),
-		"diff-merges": v(), "do-walk": b(), "encoding": v(), "exclude": v(),
+		"diff-merges": {kind: kValue, badValue: remergeValue}, "do-walk": b(), "encoding": v(), "exclude": v(),
 		"expand-tabs": o(), "extended-regexp": b(), "first-parent": b(),
 		"fixed-strings": b(), "follow": b(), "format": o(), "full-diff": b(),
 		"full-history": b(), "glob": v(), "graph": b(), "grep": v(),
 		"grep-reflog": v(), "ignore-missing": b(), "invert-grep": b(),
 		"left-only": b(), "left-right": b(), "log-size": b(), "max-age": v(),
-		"max-count": v(), "max-parents": v(), "merge": b(), "merges": b(),
-		"min-age": v(), "min-parents": v(), "no-abbrev": b(),
+		"max-count": v(), "max-parents": at(), "merge": b(), "merges": b(),
+		"min-age": v(), "min-parents": at(), "no-abbrev": b(),
 		"no-abbrev-commit": b(), "no-decorate": b(), "no-diff-merges": b(),
 		"no-expand-tabs": b(), "no-max-parents": b(), "no-merges": b(),
 		"no-min-parents": b(), "no-notes": b(), "no-walk": o(), "not": b(),
 		"notes": o(), "oneline": b(), "parents": b(), "perl-regexp": b(),
 		"pretty": o(), "reflog": b(), "regexp-ignore-case": b(),
-		"relative-date": b(), "remerge-diff": b(), "remotes": o(), "reverse": b(),
+		"relative-date": b(), "remerge-diff": deny(reasonRemerge), "remotes": o(), "reverse": b(),
 		"right-only": b(), "show-linear-break": o(), "show-pulls": b(),
 		"simplify-by-decoration": b(), "simplify-merges": b(),
 		"single-worktree": b(), "since": v(), "skip": v(), "source": b(),
@@ -421,13 +435,17 @@ var (
 			"--show-toplevel, --git-dir, --abbrev-ref, --short, --verify, -q")
 	})
 
+	// rev-list reads --filter, --missing, --exclude-hidden and
+	// --decorate-refs(-exclude) only as --opt=VALUE (found by the strace
+	// test: bare, the next word is looked up as a file).
 	revListTable = lazyTable(func() *table {
 		t := newTable("rev-list", merge(revLong(), map[string]opt{
 			"bisect-all": b(), "bisect-vars": b(), "children": b(), "count": b(),
-			"disk-usage": o(), "exclude-first-parent-only": b(), "exclude-hidden": v(),
-			"filter": v(), "filter-print-omitted": b(), "filter-provided-objects": b(),
+			"decorate-refs": at(), "decorate-refs-exclude": at(),
+			"disk-usage": o(), "exclude-first-parent-only": b(), "exclude-hidden": at(),
+			"filter": at(), "filter-print-omitted": b(), "filter-provided-objects": b(),
 			"header": b(), "in-commit-order": b(), "indexed-objects": b(),
-			"missing": v(), "no-filter": b(), "no-object-names": b(),
+			"missing": at(), "no-filter": b(), "no-object-names": b(),
 			"object-names": b(), "objects": b(), "objects-edge": b(),
 			"objects-edge-aggressive": b(), "quiet": b(), "remove-empty": b(),
 			"stdin": b(), "timestamp": b(), "unpacked": b(),
@@ -448,9 +466,10 @@ var (
 	describeTable = lazyTable(func() *table {
 		return newTable("describe", map[string]opt{
 			"abbrev": o(), "all": b(), "always": b(), "broken": o(), "candidates": v(),
-			"contains": b(), "debug": b(), "dirty": o(), "exact-match": b(),
+			"contains": b(), "debug": b(), "exact-match": b(),
+			"dirty":   asks(o(), "refreshes the index to see whether the work tree is dirty, writing .git/index"),
 			"exclude": v(), "first-parent": b(), "long": b(), "match": v(), "tags": b(),
-		}, nil, "--tags, --all, --always, --abbrev=<n>, --long, --dirty, --exact-match")
+		}, nil, "--tags, --all, --always, --abbrev=<n>, --long, --exact-match")
 	})
 
 	nameRevTable = lazyTable(func() *table {
@@ -675,6 +694,7 @@ var (
 		t := newTable("format-patch", merge(diffLong(), revLong(), map[string]opt{
 			"add-header": v(), "attach": o(), "base": v(), "cc": v(),
 			"cover-from-description": v(), "cover-letter": b(), "creation-factor": v(),
+			"decorate-refs": at(), "decorate-refs-exclude": at(), // only --opt=VALUE here
 			"description-file": p(), "encode-email-headers": b(),
 			"filename-max-length": v(), "force-in-body-from": b(), "from": o(),
 			"ignore-if-in-upstream": b(), "in-reply-to": v(), "inline": o(),

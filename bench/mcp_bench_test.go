@@ -24,6 +24,7 @@ func BenchmarkMCPCheck(b *testing.B) {
 	bin := filepath.Join(b.TempDir(), "clada")
 	build := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", bin, "./cmd/clada")
 	build.Dir = ".."
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as README's Install builds it
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}

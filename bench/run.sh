@@ -27,8 +27,15 @@ trap 'rm -rf "$WORK"' EXIT
 
 echo "== building (go $(go env GOVERSION), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?))" >&2
 go build -o "$WORK/clada" ./cmd/clada
-go build -tags urfave_cli_no_docs -o "$WORK/clada-nodocs" ./cmd/clada
+# The release build (README, Install): no cgo, so a static binary with no
+# dynamic loader at start (the net package the MCP SDK links would
+# otherwise pull libc in), and no urfave/cli documentation code.
+CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$WORK/clada-nodocs" ./cmd/clada
+go build -tags urfave_cli_no_docs -o "$WORK/clada-cgo" ./cmd/clada
+CGO_ENABLED=0 go build -tags urfave_cli_no_docs,clada_no_mcp -o "$WORK/clada-lean" ./cmd/clada
 go build -o "$WORK/hello" ./bench/hello
+CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$WORK/libs" ./bench/libs
+CGO_ENABLED=0 go build -tags urfave_cli_no_docs,libs_mcp -o "$WORK/libs-mcp" ./bench/libs
 go build -o "$WORK/gen" ./bench/gen
 go build -o "$WORK/rusage" ./bench/rusage
 go build -o "$WORK/execloop" ./bench/execloop
@@ -41,6 +48,8 @@ PROJECT="$WORK/project"
 CLADA="$WORK/clada-nodocs"
 
 # time_pair NA CA NB CB: times command strings CA and CB (split at spaces;
+# stdin from $PAIR_INPUT when set, else /dev/null; $PAIR_RUNS runs
+# instead of $RUNS when set;
 # output discarded, exit status ignored: dry runs exit 1 on purpose) side
 # by side in ROUNDS rounds of RUNS/ROUNDS runs each, A then B. Sets MS[NA]
 # and MS[NB] to the median of the per-round medians (ms) and RATIO[NA] to
@@ -62,13 +71,14 @@ now_ns() {
   fi
 }
 time_pair() {
-  local na=$1 ca=$2 nb=$3 cb=$4 per=$((RUNS / ROUNDS)) round i s ma mb
+  local na=$1 ca=$2 nb=$3 cb=$4 per=$((${PAIR_RUNS:-$RUNS} / ROUNDS)) round i s ma mb
   local -a meda=() medb=() ratios=() cpua=() ta tb
   [ "$per" -lt 3 ] && per=3
-  (cd "$PROJECT" && for i in 1 2 3; do $ca; $cb; done) >/dev/null 2>&1 || true # warm up
+  local input=${PAIR_INPUT:-/dev/null}
+  (cd "$PROJECT" && for i in 1 2 3; do $ca <"$input"; $cb <"$input"; done) >/dev/null 2>&1 || true # warm up
   for ((round = 0; round < ROUNDS; round++)); do
     if $have_hyperfine; then
-      (cd "$PROJECT" && hyperfine -N -i --style none --runs "$per" \
+      (cd "$PROJECT" && hyperfine -N -i --style none --runs "$per" --input "$input" \
         --export-csv "$WORK/h.csv" "$ca" "$cb" >/dev/null 2>&1)
       # command,mean,stddev,median,user,system,min,max (seconds)
       ma=$(awk -F, 'NR==2 {printf "%.4f", $4*1000}' "$WORK/h.csv")
@@ -78,8 +88,8 @@ time_pair() {
       ta=() tb=()
       cd "$PROJECT"
       for ((i = 0; i < per; i++)); do
-        now_ns; s=$NOW; $ca >/dev/null 2>&1 || true; now_ns; ta+=($((NOW - s)))
-        now_ns; s=$NOW; $cb >/dev/null 2>&1 || true; now_ns; tb+=($((NOW - s)))
+        now_ns; s=$NOW; $ca <"$input" >/dev/null 2>&1 || true; now_ns; ta+=($((NOW - s)))
+        now_ns; s=$NOW; $cb <"$input" >/dev/null 2>&1 || true; now_ns; tb+=($((NOW - s)))
       done
       cd - >/dev/null
       ma=$(awk -v n="$(median "${ta[@]}")" 'BEGIN {printf "%.4f", n / 1e6}')
@@ -123,19 +133,54 @@ row "clada run --dry-run, $BLOCKS-block document, whole process" "—" \
   "$bps blocks/s (${MS[dry]} ms wall; CPU user+sys ${CPU[dry]})" "≥ 100000 blocks/s" "$(check "$bps" '>=' 100000)"
 
 echo "== 2. clada check -- git status vs hello world" >&2
+# Start-up pairs are a few ms each: 5 times as many runs cost little and
+# steady the medians on a shared machine.
+export PAIR_RUNS=$((RUNS * 5))
 time_pair check "$CLADA check -- git status" hello "$WORK/hello"
 r=${RATIO[check]}
 row "clada check -- git status, whole process" "hello-world Go binary (${MS[hello]} ms)" \
   "${r}× (${MS[check]} ms)" "≤ 1.3×" "$(check "$r" '<=' 1.3)"
 time_pair checknd "$WORK/clada check -- git status" hello2 "$WORK/hello"
 r2=${RATIO[checknd]}
-row "  same, built without -tags urfave_cli_no_docs" "hello-world Go binary (${MS[hello2]} ms)" \
+row "  same, plain go build (cgo, urfave/cli docs)" "hello-world Go binary (${MS[hello2]} ms)" \
   "${r2}× (${MS[checknd]} ms)" "(information)" "-"
+
+# Issue 12: clada check and clada hook against a program that links the
+# same three libraries and does nothing (bench/libs): the difference is
+# clada's own start-up. The rows after them split that difference up.
+time_pair checkl "$CLADA check -- git status" libs "$WORK/libs"
+r=${RATIO[checkl]}
+row "clada check -- git status, whole process" "bench/libs: sh, cli, toml linked, nothing done (${MS[libs]} ms)" \
+  "${r}× (${MS[checkl]} ms)" "≤ 1.10×" "$(check "$r" '<=' 1.10)"
+printf '{"session_id":"bench","transcript_path":"/dev/null","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status"}}\n' "$PROJECT" >"$WORK/hook.json"
+PAIR_INPUT="$WORK/hook.json" time_pair hookl "$CLADA hook claude-code" libs2 "$WORK/libs"
+r=${RATIO[hookl]}
+row "clada hook claude-code, PreToolUse of \`git status\`" "bench/libs (${MS[libs2]} ms)" \
+  "${r}× (${MS[hookl]} ms)" "≤ 1.10×" "$(check "$r" '<=' 1.10)"
+time_pair libsmcp "$WORK/libs-mcp" libs3 "$WORK/libs"
+row "  bench/libs also linking the MCP Go SDK (as clada does, for clada mcp)" "bench/libs (${MS[libs3]} ms)" \
+  "${RATIO[libsmcp]}× (${MS[libsmcp]} ms)" "(information)" "-"
+time_pair checkv "$CLADA --version" libs4 "$WORK/libs"
+row "  clada --version: linking and initialising all of clada, no work" "bench/libs (${MS[libs4]} ms)" \
+  "${RATIO[checkv]}× (${MS[checkv]} ms)" "(information)" "-"
+time_pair checkn "$WORK/clada-lean check -- git status" libs6 "$WORK/libs"
+row "  clada check built with -tags clada_no_mcp (no MCP SDK linked)" "bench/libs (${MS[libs6]} ms)" \
+  "${RATIO[checkn]}× (${MS[checkn]} ms)" "(information)" "-"
+PAIR_INPUT="$WORK/hook.json" time_pair hookn "$WORK/clada-lean hook claude-code" libs7 "$WORK/libs"
+row "  clada hook claude-code built with -tags clada_no_mcp" "bench/libs (${MS[libs7]} ms)" \
+  "${RATIO[hookn]}× (${MS[hookn]} ms)" "(information)" "-"
+time_pair checkc "$WORK/clada-cgo check -- git status" libs5 "$WORK/libs"
+row "  clada check built with cgo (plain go build with the docs tag)" "bench/libs (${MS[libs5]} ms)" \
+  "${RATIO[checkc]}× (${MS[checkc]} ms)" "(information)" "-"
+unset PAIR_RUNS
 kib=$(peak_kib "$CLADA" check -- git status)
 hkib=$(peak_kib "$WORK/hello")
 mib=$(awk -v k="$kib" 'BEGIN {printf "%.2f", k / 1024}')
 row "clada check -- git status, peak RSS" "hello-world Go binary ($(awk -v k="$hkib" 'BEGIN {printf "%.1f", k / 1024}') MiB)" \
   "$mib MiB" "≤ 8 MiB" "$(check "$kib" '<=' 8192)"
+kib=$(peak_kib "$WORK/clada-lean" check -- git status)
+row "  same, built with -tags clada_no_mcp" "—" \
+  "$(awk -v k="$kib" 'BEGIN {printf "%.2f", k / 1024}') MiB" "(information)" "-"
 
 echo "== 3. clada run of $CATS cat blocks vs a bash loop" >&2
 time_pair run "$CLADA run $WORK/cat.csl" bash "bash $WORK/cat.sh"

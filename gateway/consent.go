@@ -21,7 +21,8 @@ const RulePatternWord = "pattern-word"
 // pattern, which the person saw whole, allows. A prefix pattern allows
 // unless one of the words its * stands for resolves outside the root or
 // into .git/ or .clada/ (then the person is asked, and told which word),
-// and it never covers a command that destroys what git cannot restore.
+// it never covers a command that destroys what git cannot restore, nor
+// the commands find -exec runs.
 func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
 	p, ok := matchAllowed(g.opts.Commands.Allowed, argv)
 	if !ok {
@@ -30,6 +31,13 @@ func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
 	if p.Prefix {
 		if len(v.Lost) > 0 {
 			v.Why += fmt.Sprintf("; the pattern `%s` does not cover destroying what git cannot restore", p.Text)
+			return v
+		}
+		if len(v.Inner) > 0 {
+			// find -exec runs its command on every file found, and a
+			// found file may be a symlink out of the project: clada
+			// checked the command once, not on each file.
+			v.Why += fmt.Sprintf("; the pattern `%s` does not cover the commands find -exec runs (only an exact pattern does)", p.Text)
 			return v
 		}
 		if word, why := g.screen(argv[len(p.Argv)-1:], absDir); word != "" {

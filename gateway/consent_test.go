@@ -30,7 +30,7 @@ func TestConsent(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmds := &approve.Commands{Path: filepath.Join(root, ".clada", "commands.toml")}
-	for _, s := range []string{"true *", "false run *", "false /etc/passwd", "cat *", "head -x a.txt", "timeout 5 *"} {
+	for _, s := range []string{"true *", "false run *", "false /etc/passwd", "cat *", "head -x a.txt", "timeout 5 *", "find *", "find . -exec ruby x.rb \\;"} {
 		p, err := approve.ParsePattern(s, ParsePattern)
 		if err != nil {
 			t.Fatal(err)
@@ -78,8 +78,15 @@ func TestConsent(t *testing.T) {
 		{name: "inner command under a pattern", cmd: "nice true x", want: Allow, wantRule: RuleAllowedPattern},
 		{name: "inner command screened", cmd: "nice true /tmp", want: Ask, wantRule: RulePatternWord, wantWord: "/tmp"},
 		{name: "pattern over a wrapper", cmd: "timeout 5 make build", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "pattern over a wrapper screened", cmd: "timeout 5 make -C ..", want: Ask, wantRule: RulePatternWord, wantWord: ".."},
+		{name: "pattern over a wrapper screened", cmd: "timeout 5 make ../..", want: Ask, wantRule: RulePatternWord, wantWord: "../.."},
+		{name: "pattern never covers a spec deny", cmd: "timeout 5 make -C ..", want: Deny, wantRule: "path-outside-root", wantWord: ".."},
 		{name: "pattern over a wrapper never allows its denied command", cmd: "timeout 5 cat /etc/passwd", want: Deny, wantRule: "path-outside-root"},
+		{name: "find -exec of an allowed command is not covered by find *", cmd: "find . -name a.txt -exec cat {} \\;", want: Ask, wantRule: "spec-ask"},
+		{name: "find -exec of an asked command is not covered by find *", cmd: "find . -exec python3 x.py \\;", want: Ask, wantRule: "spec-ask"},
+		{name: "find -exec of an unknown program is not covered by find *", cmd: "find . -exec ruby y.rb \\;", want: Ask, wantRule: "spec-ask"},
+		{name: "find -execdir is not covered by find *", cmd: "find . -name a.txt -execdir cat {} \\;", want: Ask, wantRule: "spec-ask"},
+		{name: "find -exec as the person saw it whole", cmd: "find . -exec ruby x.rb \\;", want: Allow, wantRule: RuleAllowedPattern},
+		{name: "find -exec of a denied command under find *", cmd: "find . -exec cat /etc/passwd \\;", want: Deny, wantRule: "path-outside-root"},
 	}
 	g, err := New(Options{Root: root, Commands: cmds})
 	if err != nil {

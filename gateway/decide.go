@@ -81,7 +81,7 @@ type Gateway struct {
 	dirs     map[string]bool   // resolved dir attribute → is a directory; cleared with the resolver
 	programs map[string]string // program → its file inside the root, "" when outside; cleared with the resolver
 	git      *gitstate.State   // what git can restore; nil until a command destroys something, cleared with the resolver
-	secrets  []string          // DefaultSecrets and Options.Secrets, lower case
+	secrets  []secretMatcher   // DefaultSecrets and Options.Secrets, lower case, compiled
 }
 
 // New returns a Gateway for opts.
@@ -145,6 +145,11 @@ type Verdict struct {
 	// reports exit 127 (126 for a directory or a file without x
 	// permission) without asking anyone (missing.go).
 	Missing string
+	// Inner are, for an ask of a program that runs other commands for
+	// the files it finds (find -exec), those commands with {} standing
+	// for a starting point; nil otherwise. Only an exact pattern
+	// consents to such a command, never a prefix pattern.
+	Inner [][]string
 	// Lost names, for an ask, the files (and directories, with a final
 	// "/") the command destroys that git cannot restore, relative to the
 	// root; nil when it destroys nothing that cannot be restored.
@@ -268,6 +273,14 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 			}
 			v.Decision, v.Rule, v.Word, v.Reason, v.Advice = Ask, string(sv.Rule), sv.Arg, sv.Reason, sv.Advice
 			v.Why = sv.Reason
+			if len(sv.Inner) > 0 {
+				if d, denied := g.inner(argv, sv.Inner, absDir, depth); denied {
+					return d
+				}
+				v.Why = innerWhy(sv.Reason, sv.Inner)
+				v.Inner = sv.Inner
+				v.Reason = v.Why + ", so the person must approve it"
+			}
 			return g.restorable(v, argv, sv.Destroys)
 		}
 	}
@@ -345,3 +358,33 @@ func PatternFor(argv []string) string { return parser.Quote(argv) }
 // ParsePattern is the approve.ParseFunc clada uses: patterns are parsed
 // by the same parser as commands.
 func ParsePattern(s string) ([]string, error) { return parser.Command(s) }
+
+// inner decides each command a program runs for the files it finds (find
+// -exec CMD ;) as if it stood alone, with {} standing for a starting
+// point: when one is denied, so is the program (denied is true).
+func (g *Gateway) inner(argv []string, cmds [][]string, absDir string, depth int) (Verdict, bool) {
+	for _, c := range cmds {
+		if depth >= maxWrapDepth {
+			return Verdict{Decision: Deny, Rule: string(specs.RuleWrapper), Word: argv[0], Dir: absDir,
+				Reason: fmt.Sprintf("more than %d commands inside each other", maxWrapDepth),
+				Advice: "run the inner command in its own RUN block"}, true
+		}
+		in := g.decideInner(c, absDir, depth+1)
+		if in.Decision == Deny {
+			in.Reason = fmt.Sprintf("%s would run `%s`, which is denied on its own: %s", argv[0], parser.Quote(c), in.Reason)
+			in.Dir = absDir
+			return in, true
+		}
+	}
+	return Verdict{}, false
+}
+
+// innerWhy is the question for a program that runs cmds: the person sees
+// each command.
+func innerWhy(reason string, cmds [][]string) string {
+	shown := make([]string, len(cmds))
+	for i, c := range cmds {
+		shown[i] = "`" + parser.Quote(c) + "`"
+	}
+	return reason + ": " + strings.Join(shown, ", ")
+}

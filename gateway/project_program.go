@@ -75,6 +75,11 @@ func (g *Gateway) projectFile(program string) string {
 // relInside returns p relative to root, slash-separated, when p (absolute)
 // is root or below it.
 func relInside(root, p string) (string, bool) {
+	// The common case without filepath.Rel's work: clean p under clean root.
+	if len(p) > len(root)+1 && p[len(root)] == filepath.Separator && strings.HasPrefix(p, root) &&
+		filepath.Clean(p) == p && filepath.Clean(root) == root {
+		return filepath.ToSlash(p[len(root)+1:]), true
+	}
 	rel, err := filepath.Rel(root, p)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return "", false

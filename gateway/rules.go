@@ -33,7 +33,7 @@ var gatewayRules = []RuleInfo{
 		Trigger: "a prefix pattern in `allowed` covers the command, but a word its * stands for resolves outside the project or into .git/ or .clada/ (../.., /tmp/x, --out=/x, -o/x)",
 		Advice:  "use paths inside the project; otherwise the person must approve it"},
 	{Code: RuleNotInSpecs, Decision: "ask",
-		Trigger: "no spec covers the program (npm, go, make, python …)",
+		Trigger: "no spec covers the program (node, ruby, docker, curl …)",
 		Advice:  "the person approves it at the prompt or with `clada allow`; prefer commands the specs allow"},
 	{Code: RuleSecret, Decision: "ask",
 		Trigger: "a command the rules would allow opens a file that usually holds secrets: .env, .env.*, *.pem, *.key, id_rsa*, id_ed25519*, .netrc, .npmrc, .pypirc, .git/config …, plus secrets = [...] in .clada/config.toml",

@@ -55,18 +55,14 @@ func (g *Gateway) secret(v Verdict, paths []specs.Path) Verdict {
 
 // matchSecret reports the first secrets pattern that p matches.
 func (g *Gateway) matchSecret(p specs.Path) (string, bool) {
-	var names []string // candidate names: base names and path suffixes
-	add := func(s string) {
-		s = strings.ToLower(filepath.ToSlash(s))
-		names = append(names, s)
-	}
-	add(p.Arg)
+	var buf [2]secretName // candidate names: as written and inside the root
+	names := append(buf[:0], newSecretName(p.Arg))
 	if rel, ok := relInside(g.Root(), p.Resolved); ok {
-		add(rel)
+		names = append(names, newSecretName(rel))
 	}
-	for i, lp := range g.secrets {
+	for i, m := range g.secrets {
 		for _, n := range names {
-			if secretMatch(lp, n) {
+			if m.match(n) {
 				if i < len(DefaultSecrets) {
 					return DefaultSecrets[i], true
 				}
@@ -77,11 +73,72 @@ func (g *Gateway) matchSecret(p specs.Path) (string, bool) {
 	return "", false
 }
 
-// secretPatterns is DefaultSecrets and extra, lower case.
-func secretPatterns(extra []string) []string {
-	out := make([]string, 0, len(DefaultSecrets)+len(extra))
+// secretName is a candidate path for the secrets patterns: lower case,
+// slash-separated, trailing slashes removed, with its base name.
+type secretName struct{ name, base string }
+
+func newSecretName(s string) secretName {
+	s = strings.TrimRight(strings.ToLower(filepath.ToSlash(s)), "/")
+	return secretName{name: s, base: path.Base(s)}
+}
+
+// secretMatcher is one secrets pattern, compiled: the common shapes
+// (a literal name, name*, *suffix, a literal path) are string compares,
+// the rest path.Match. Every pattern decides exactly as secretMatch
+// (FuzzSecretMatcher compares them), only cheaper: this check runs for
+// every path of every allowed command.
+type secretMatcher struct {
+	pattern string // lower case
+	kind    int
+	lit     string // the literal part for the string-compare kinds
+}
+
+const (
+	secretGlob       = iota // anything else: secretMatch
+	secretLiteral           // no "/", no metacharacter: the base name equals lit
+	secretPrefix            // lit + "*", lit without "/" or metacharacters
+	secretSuffix            // "*" + lit, likewise
+	secretLiteralDir        // a literal with "/": the cleaned path is lit or ends in "/"+lit
+)
+
+func compileSecret(pattern string) secretMatcher {
+	m := secretMatcher{pattern: pattern}
+	plain := func(s string) bool { return s != "" && !strings.ContainsAny(s, `*?[\/`) }
+	switch {
+	case plain(pattern):
+		m.kind, m.lit = secretLiteral, pattern
+	case strings.HasSuffix(pattern, "*") && plain(pattern[:len(pattern)-1]):
+		m.kind, m.lit = secretPrefix, pattern[:len(pattern)-1]
+	case strings.HasPrefix(pattern, "*") && plain(pattern[1:]):
+		m.kind, m.lit = secretSuffix, pattern[1:]
+	case strings.Contains(pattern, "/") && !strings.ContainsAny(pattern, `*?[\`) && path.Clean(pattern) == pattern &&
+		!strings.HasPrefix(pattern, "/"):
+		m.kind, m.lit = secretLiteralDir, pattern
+	}
+	return m
+}
+
+func (m secretMatcher) match(n secretName) bool {
+	switch m.kind {
+	case secretLiteral:
+		return n.base == m.lit
+	case secretPrefix:
+		// "*" matches no "/"; a base name holds one only when it is "/".
+		return strings.HasPrefix(n.base, m.lit) && n.base != "/"
+	case secretSuffix:
+		return strings.HasSuffix(n.base, m.lit) && n.base != "/"
+	case secretLiteralDir:
+		c := path.Clean(n.name) // no allocation when already clean
+		return c == m.lit || strings.HasSuffix(c, "/"+m.lit)
+	}
+	return secretMatch(m.pattern, n.name)
+}
+
+// secretPatterns compiles DefaultSecrets and extra, lower case.
+func secretPatterns(extra []string) []secretMatcher {
+	out := make([]secretMatcher, 0, len(DefaultSecrets)+len(extra))
 	for _, p := range append(DefaultSecrets[:len(DefaultSecrets):len(DefaultSecrets)], extra...) {
-		out = append(out, strings.ToLower(p))
+		out = append(out, compileSecret(strings.ToLower(p)))
 	}
 	return out
 }

@@ -55,6 +55,11 @@ type Verdict struct {
 	// prints; the caller asks when they may hold credentials (see
 	// [ConfigRead]). nil for commands that print none.
 	Config *ConfigRead
+	// Textconv, for Allow, is the option as written (git status -v) that
+	// shows a diff with the textconv drivers of git configuration, which
+	// nothing turns off; the caller asks when a driver is configured. ""
+	// when none.
+	Textconv string
 }
 
 // Err returns the verdict as a *[DeniedError] for Deny and Ask, nil for Allow.
@@ -305,6 +310,7 @@ type state struct {
 	writes      []string        // values of kOutPath options
 	ask         *opt            // the first option that asks
 	askArg      string          // the word it came in
+	textconv    string          // the first option that shows a diff with textconv drivers, as written
 }
 
 // has reports whether the long option name or the short option c was given
@@ -343,6 +349,9 @@ func (t *table) check(args []string) Verdict {
 	asked := func(o opt, a string) {
 		if o.ask != "" && st.ask == nil {
 			st.ask, st.askArg = &o, a
+		}
+		if o.textconv && st.textconv == "" {
+			st.textconv = a
 		}
 	}
 	for i := 0; i < len(args); i++ {
@@ -488,7 +497,7 @@ func (t *table) check(args []string) Verdict {
 	default:
 		paths = append(paths, st.positionals...)
 	}
-	return Verdict{Outcome: Allow, Subcommand: t.name, Paths: paths, Writes: st.writes}
+	return Verdict{Outcome: Allow, Subcommand: t.name, Paths: paths, Writes: st.writes, Textconv: st.textconv}
 }
 
 func (s *state) addValue(k kind, w string) {

@@ -161,12 +161,12 @@ var checkCases = []checkCase{
 	{name: "status bool with value", in: "status --short=1", want: Deny, rule: RuleGitOption, arg: "--short=1", sub: "status"},
 	{name: "status unknown short in cluster", in: "status -sx", want: Deny, rule: RuleGitOption, arg: "-sx", sub: "status"},
 	{name: "status output", in: "status --output=x", want: Deny, rule: RuleGitOption, arg: "--output=x", sub: "status"},
-	{name: "status verbose shows a diff with textconv", in: "status -v", want: Deny, rule: RuleGitOption, arg: "-v", sub: "status", reason: "status has no --no-textconv"},
-	{name: "status vv", in: "status -vv", want: Deny, rule: RuleGitOption, arg: "-vv", sub: "status"},
-	{name: "status verbose in a cluster", in: "status -sv", want: Deny, rule: RuleGitOption, arg: "-sv", sub: "status"},
-	{name: "status verbose long", in: "status --verbose", want: Deny, rule: RuleGitOption, arg: "--verbose", sub: "status"},
-	{name: "status verbose abbreviated", in: "status --verb", want: Deny, rule: RuleGitOption, arg: "--verb", sub: "status"},
-	{name: "status no-verbose", in: "status --no-verbose", want: Deny, rule: RuleGitOption, arg: "--no-verbose", sub: "status", reason: "a denied option has no negation in the table; harmless, and rare"},
+	{name: "status verbose shows a diff with textconv", in: "status -v", want: Allow, sub: "status", reason: "allowed here; Verdict.Textconv makes the caller ask when a textconv driver is configured (TestStatusTextconv)"},
+	{name: "status vv", in: "status -vv", want: Allow, sub: "status"},
+	{name: "status verbose in a cluster", in: "status -sv", want: Allow, sub: "status"},
+	{name: "status verbose long", in: "status --verbose", want: Allow, sub: "status"},
+	{name: "status verbose abbreviated", in: "status --verb", want: Allow, sub: "status"},
+	{name: "status no-verbose", in: "status --no-verbose", want: Allow, sub: "status"},
 	{name: "status help", in: "status --help", want: Ask, rule: RuleGitSubcommand, arg: "--help", sub: "status"},
 
 	// diff
@@ -473,6 +473,21 @@ func TestTablesKeepDeniedOptions(t *testing.T) {
 		}
 		if o := tb.short['O']; o.kind != kDeny {
 			t.Errorf("table %s: -O is not denied", tb.name)
+		}
+	}
+}
+
+// TestStatusTextconv: git status -v shows a diff with textconv drivers and
+// has no --no-textconv, so the verdict names the option for the caller,
+// which asks when a driver is configured.
+func TestStatusTextconv(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ in, want string }{
+		{"status -v", "-v"}, {"status -sv", "-sv"}, {"status --verbose --verbose", "--verbose"},
+		{"status --verb", "--verb"}, {"status -s", ""}, {"status", ""}, {"diff --cached", ""},
+	} {
+		if got := Check(strings.Fields(tt.in)).Textconv; got != tt.want {
+			t.Errorf("Check(%q).Textconv = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

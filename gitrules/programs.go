@@ -208,10 +208,9 @@ func applicable(sub string, opts []progOpt) (progOpt, bool) {
 // diff with textconv or leave the project's repository.
 var (
 	// git status -v shows the staged diff (-vv the unstaged one too) with
-	// textconv programs, and git status takes no --no-textconv.
-	denyStatusVerbose = opt{kind: kDeny,
-		reason: "shows a diff with the textconv programs named in git configuration, which git status cannot turn off",
-		advice: "see staged changes with git diff --cached and unstaged ones with git diff: clada runs them without textconv programs"}
+	// textconv programs, and git status takes no --no-textconv: allowed
+	// only where no textconv driver is configured (Verdict.Textconv).
+	statusVerbose = opt{kind: kBool, textconv: true}
 	// git rev-parse --show-superproject-working-tree runs
 	// git -C .. ls-files, reading the repository above the project.
 	denySuperproject = opt{kind: kDeny,

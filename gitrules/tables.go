@@ -40,6 +40,11 @@ type opt struct {
 	// badValue, when set, returns why a value is denied ("" when fine):
 	// --diff-merges=remerge writes into .git/objects.
 	badValue func(string) string
+	// textconv: the option shows a diff with the textconv drivers of git
+	// configuration and nothing turns them off (git status -v); the
+	// command is allowed only when no driver is configured
+	// ([Verdict.Textconv]).
+	textconv bool
 }
 
 // remergeValue denies --diff-merges=remerge (and r), which writes into
@@ -373,9 +378,9 @@ var (
 			"ahead-behind": b(), "branch": b(), "column": o(), "find-renames": o(),
 			"ignore-submodules": o(), "ignored": o(), "long": b(), "null": b(),
 			"porcelain": o(), "renames": b(), "short": b(), "show-stash": b(),
-			"untracked-files": o(), "verbose": denyStatusVerbose,
+			"untracked-files": o(), "verbose": statusVerbose,
 		}, map[byte]opt{
-			'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': denyStatusVerbose, 'z': b(),
+			'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': statusVerbose, 'z': b(),
 		}, "--short, --branch, --porcelain[=v2], --untracked-files[=no], -z")
 	})
 

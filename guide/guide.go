@@ -15,7 +15,8 @@ import (
 // the instructions for a project with clada's defaults and no approvals.
 type Input struct {
 	Rules     []gateway.RuleInfo // the rules; nil means gateway.Rules()
-	Programs  []string           // programs whose specs allow them without asking, sorted
+	Programs  []string           // programs whose specs allow them without asking, sorted ("go (doc, env, …)" for one with subcommands)
+	Runners   []string           // project runners whose specs ask until the person consents, sorted ("make", "go test")
 	Git       []string           // git subcommands allowed without asking, sorted
 	Allowed   []string           // the person's allowed patterns, as written
 	Untrusted bool               // every command is asked
@@ -31,8 +32,10 @@ const maxAllowed = 12
 // FromProject returns the Input of an opened project; untrusted is the
 // --untrusted flag (config.toml's untrusted counts too).
 func FromProject(p *project.Project, untrusted bool) Input {
+	programs, runners := p.Specs.Summary()
 	in := Input{
-		Programs:  p.Specs.Names(),
+		Programs:  programs,
+		Runners:   runners,
 		Git:       gitrules.Subcommands(),
 		Untrusted: untrusted || p.Config.Untrusted,
 		Timeout:   p.Config.Timeout,
@@ -107,6 +110,10 @@ func Text(in Input) string {
 	}
 	if len(in.Git) > 0 {
 		line("  git, read-only: %s.", strings.Join(in.Git, ", "))
+	}
+	if len(in.Runners) > 0 {
+		line("Project runners run the project's code, so they are asked until the person consents; their flags")
+		line("and paths are still checked: %s.", strings.Join(in.Runners, ", "))
 	}
 	if len(in.Allowed) > 0 {
 		shown := in.Allowed

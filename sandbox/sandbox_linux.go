@@ -95,10 +95,7 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 		err   error
 	}
 	done := make(chan result)
-	go func() {
-		// Never unlocked: when this goroutine returns, the runtime ends
-		// the thread with it, and no other goroutine ever runs confined.
-		runtime.LockOSThread()
+	onDisposableThread(func() {
 		var r result
 		if tryNS {
 			if r.nsErr = protectedMounts(s.root); r.nsErr == nil {
@@ -110,7 +107,7 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 			r.err = cmd.Start()
 		}
 		done <- r
-	}()
+	})
 	r := <-done
 	if r.nsErr != nil {
 		s.plat.mu.Lock()
@@ -303,3 +300,32 @@ next:
 }
 
 func slicesClone(s []string) []string { return append([]string(nil), s...) }
+
+// onDisposableThread runs f in a new goroutine locked to an OS thread that
+// ends when f returns, so that no other goroutine ever runs on a thread f
+// confined. The main thread is the exception the runtime makes: a
+// goroutine locked to it that returns wedges it rather than ending it, and
+// a confined main thread would put clada's own process in the command's
+// Landlock domain (a confined command could then signal clada). So when
+// the goroutine lands on the main thread, it keeps that thread locked, and
+// therefore out of reach, while a second goroutine, which must then run
+// on another thread, runs f.
+func onDisposableThread(f func()) {
+	go func() {
+		// Never unlocked: when this goroutine returns, the runtime ends
+		// the thread with it, and no other goroutine ever runs confined.
+		runtime.LockOSThread()
+		if unix.Gettid() != unix.Getpid() {
+			f()
+			return
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			runtime.LockOSThread()
+			f()
+		}()
+		<-done
+		runtime.UnlockOSThread()
+	}()
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -40,11 +41,17 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 		return Verdict{Outcome: NoSpec, Reason: "no spec for " + name}
 	}
 	v := sp.forDialect(s.dialect).check(argv, dir, r)
-	if v.Outcome != Allow {
+	if v.Outcome != Allow && v.Outcome != Ask {
 		return v
 	}
 	v.Network, v.Caches, v.CacheQuery = sp.network, sp.caches, sp.cacheQuery
 	prog, err := s.LookPath(name)
+	if len(sp.guard) > 0 && len(v.Exec) > 0 {
+		v = s.guarded(sp, v, prog, err, r)
+	}
+	if v.Outcome == Ask {
+		return v
+	}
 	if err != nil {
 		// Whether a program is installed is a fact about this machine,
 		// not a policy: the verdict stands, and running it reports
@@ -84,14 +91,48 @@ func (s *Set) LookPath(name string) (string, error) {
 	return p, err
 }
 
-// check applies one spec; on Allow, Exec[0] is still the bare name.
+// check applies one spec; on Allow and Ask, Exec[0] is still the bare name.
 func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
-	p, derr := sp.parseArgs(argv[1:])
+	if helpOnly(argv[1:]) && !sp.noHelp {
+		return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " " + argv[1] + " only prints", Exec: sp.execFor(argv)}
+	}
+	if sp.subs != nil {
+		return sp.checkSub(argv, dir, r)
+	}
+	return sp.checkPlain(argv, dir, r)
+}
+
+// checkPlain applies one spec without subcommands.
+func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
+	args := argv[1:]
+	if sp.bundled {
+		args = sp.unbundle(args)
+	}
+	p, derr := sp.parseArgs(args)
 	if derr != nil {
 		return denyVerdict(derr)
 	}
+	for f := range sp.patternFlags {
+		if p.seen[f] {
+			p.pattern = true // rg --files: every operand is a path
+		}
+	}
+	if len(sp.writesWith) > 0 && !p.any(sp.writesWith) {
+		// tar -f names the archive written by tar -c, read by tar -t.
+		for i := range p.flagPaths {
+			p.flagPaths[i].write = false
+		}
+		p.target = false
+	}
 	var flagTouched []Path
 	for _, fp := range p.flagPaths {
+		if sp.noRemote && remotePath(fp.arg) {
+			return remoteDeny(sp.name, fp.arg)
+		}
+		if devNullOut(fp, sp.targetDir) {
+			flagTouched = append(flagTouched, Path{fp.arg, fp.arg})
+			continue
+		}
 		res, err := r.Confine(dir, fp.arg, fp.write)
 		if err != nil {
 			return denyErr(err)
@@ -121,6 +162,11 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 		if sp.positionalPrefix != "" && !strings.HasPrefix(o, sp.positionalPrefix) {
 			return Verdict{Outcome: Deny, Rule: RuleSpec, Arg: o, Reason: fmt.Sprintf("%s operand %s must start with %q", sp.name, o, sp.positionalPrefix), Advice: sp.usage()}
 		}
+		if sp.modeOperand {
+			if err := checkMode(sp.name, o); err != nil {
+				return denyVerdict(err)
+			}
+		}
 	}
 	var touched []Path // every path the command opens, for Verdict.Paths
 	if sp.slashPaths {
@@ -139,6 +185,9 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 	}
 	touched = append(flagTouched, touched...)
 	paths := ops[npos:]
+	if sp.modeOperand && npos == 0 && !p.pattern {
+		return Verdict{Outcome: Deny, Rule: RuleSpec, Reason: sp.name + " needs a mode", Advice: sp.usage()}
+	}
 	switch {
 	case sp.exactPaths >= 0 && len(paths) != sp.exactPaths:
 		return Verdict{Outcome: Deny, Rule: RuleTooManyPaths, Reason: fmt.Sprintf("%s takes exactly %d path(s), got %d", sp.name, sp.exactPaths, len(paths)), Advice: sp.usage()}
@@ -150,6 +199,21 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 		}
 		return Verdict{Outcome: Deny, Rule: RuleTooManyPaths, Arg: arg, Reason: reason, Advice: sp.usage()}
 	}
+	if sp.noRemote {
+		for _, a := range paths {
+			if remotePath(a) {
+				return remoteDeny(sp.name, a)
+			}
+		}
+	}
+	if sp.link {
+		lt, err := sp.checkLink(p, paths, dir, r)
+		if err != nil {
+			return denyErr(err)
+		}
+		touched = append(touched, lt...)
+		paths = nil // checked, and destroyed below
+	}
 	last := len(paths) - 1
 	for i, a := range paths {
 		write := sp.writes == WritesAll || (sp.writes == WritesLast && i == last && last > 0 && !p.target) || p.any(sp.editFlags)
@@ -158,6 +222,18 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 			return denyErr(err)
 		}
 		touched = append(touched, Path{a, res})
+		for _, fp := range p.flagPaths {
+			// tar -C DIR opens later operands from DIR: confine them
+			// from there too.
+			if !slices.Contains(sp.chdirFlags, fp.flag) {
+				continue
+			}
+			if cd, err := r.Resolve(dir, fp.arg); err == nil {
+				if _, err := r.Confine(cd, a, write); err != nil {
+					return denyErr(err)
+				}
+			}
+		}
 		// cp a b dir/ writes dir/a and dir/b: check them too, so that a
 		// symlink dir/a -> .git/config is not written through.
 		if sp.targetDir && write && i == last {
@@ -189,11 +265,50 @@ func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 	if err := sp.checkTrees(p, paths, dir, r); err != nil {
 		return denyErr(err)
 	}
-	exec := make([]string, 0, 1+len(sp.harden)+len(argv)-1)
-	exec = append(exec, argv[0])
-	exec = append(exec, sp.harden...)
-	exec = append(exec, argv[1:]...)
-	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " fits its spec", Exec: exec, Destroys: sp.destroyed(p, paths, dir, r), Paths: touched}
+	destroyed := sp.destroyed(p, paths, dir, r)
+	if sp.link {
+		destroyed = sp.linkDestroyed(p, ops, dir, r)
+	}
+	if sp.deletes(p) {
+		destroyed = sp.findDestroyed(ops, dir, r)
+		for _, d := range destroyed {
+			if d.Tree {
+				if err := r.checkDeleteTree(d.Arg, d.Path); err != nil {
+					return denyErr(err)
+				}
+			}
+		}
+	}
+	v := Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " fits its spec", Exec: sp.execFor(argv), Env: sp.env, Destroys: destroyed, Paths: touched}
+	if len(p.inner) > 0 {
+		start := "."
+		if len(ops) > 0 {
+			start = ops[0]
+		}
+		for _, in := range p.inner {
+			v.Inner = append(v.Inner, substBraces(in, start))
+		}
+		v.Outcome, v.Rule = Ask, RuleSpecAsk
+		v.Reason = sp.name + " " + strings.Join(sp.seenOf(p, sp.execActions), " ") + " runs a command for each file it finds"
+		v.Advice = "run the inner command on the files yourself, or wait for the person to approve"
+		return v
+	}
+	why := sp.askWhy(p)
+	if why == "" && len(sp.scriptAsks) > 0 {
+		var files []Path
+		for i, fp := range p.flagPaths {
+			if sp.patternFlags[fp.flag] {
+				files = append(files, touched[i])
+			}
+		}
+		why = sp.scriptWhy(append(p.scripts, ops[:npos]...), files)
+	}
+	if why != "" {
+		v.Outcome, v.Rule, v.Reason = Ask, RuleSpecAsk, why
+		v.Arg = p.unknown
+		v.Advice = "wait for the person to approve; `clada allow '" + sp.name + " *'` consents to this command from now on"
+	}
+	return v
 }
 
 // baseName is the last element of a path as cp and mv use it ("a/b/" is b).
@@ -232,14 +347,21 @@ func (s *Set) CheckExamples(r *Resolver) error {
 			errs = append(errs, err)
 			continue
 		}
-		for _, ex := range sp.allow {
-			if v := sp.checkExample(ex, r); v.Outcome != Allow {
-				errs = append(errs, fmt.Errorf("%s: %s: allow example %q is %s: %s", sp.source, name, ex, v.Outcome, v.Reason))
+		for _, part := range sp.withSubs() {
+			for _, ex := range part.allow {
+				if v := sp.checkExample(ex, r); v.Outcome != Allow {
+					errs = append(errs, fmt.Errorf("%s: %s: allow example %q is %s: %s", sp.source, part.name, ex, v.Outcome, v.Reason))
+				}
 			}
-		}
-		for _, ex := range sp.deny {
-			if v := sp.checkExample(ex, r); v.Outcome != Deny {
-				errs = append(errs, fmt.Errorf("%s: %s: deny example %q is %s", sp.source, name, ex, v.Outcome))
+			for _, ex := range part.deny {
+				if v := sp.checkExample(ex, r); v.Outcome != Deny {
+					errs = append(errs, fmt.Errorf("%s: %s: deny example %q is %s: %s", sp.source, part.name, ex, v.Outcome, v.Reason))
+				}
+			}
+			for _, ex := range part.asked {
+				if v := sp.checkExample(ex, r); v.Outcome != Ask {
+					errs = append(errs, fmt.Errorf("%s: %s: asked example %q is %s: %s", sp.source, part.name, ex, v.Outcome, v.Reason))
+				}
 			}
 		}
 		// The examples above hold under the GNU dialect wherever clada

@@ -31,6 +31,7 @@ type checkCase struct {
 }
 
 func allow(in string) checkCase { return checkCase{in: in, want: Allow, rule: RuleSpec} }
+func ask(in string) checkCase   { return checkCase{in: in, want: Ask, rule: RuleSpecAsk} }
 func deny(in string, rule Rule) checkCase {
 	return checkCase{in: in, want: Deny, rule: rule}
 }
@@ -71,7 +72,7 @@ var checkCases = []checkCase{
 	deny("grep --dereference-recursive foo", RuleUnknownFlag), deny("grep -A x foo a.txt", RuleFlagValue), deny("grep foo a.txt ~", RulePathOutsideRoot),
 	// rg
 	allow("rg foo"), allow("rg foo dir"), allow("rg -n foo a.txt"), allow("rg -e foo -e bar ."), allow("rg -tgo foo"),
-	denyArg("rg --files /etc", RuleUnknownFlag, "--files"), deny("rg --files", RuleUnknownFlag), deny("rg foo --files", RuleUnknownFlag),
+	deny("rg --files /etc", RulePathOutsideRoot), allow("rg --files"), allow("rg foo --files"), allow("rg --type-list"),
 	allow("rg -uu foo"), allow("rg /etc/passwd"), allow("rg -C2 foo a.txt"), allow("rg -i -g *.go foo"),
 	deny("rg --pre cat foo", RuleUnknownFlag), deny("rg --pre=cat foo", RuleUnknownFlag), deny("rg --pr cat foo", RuleUnknownFlag),
 	deny("rg -z foo", RuleUnknownFlag), deny("rg -iz foo", RuleUnknownFlag), deny("rg --search-zip foo", RuleUnknownFlag),
@@ -81,13 +82,13 @@ var checkCases = []checkCase{
 	allow("find"), allow("find ."), allow("find dir -name *.go"), allow("find . -type f -name a.txt"), allow("find . -maxdepth 2 -type d"),
 	allow("find . ( -name a -o -name b ) -print"), allow("find . ! -name *.tmp"), allow("find . -newer a.txt"), allow("find -P . -name x"),
 	allow("find dir a.txt -mtime -3"), allow("find . -path ./dir -prune -o -print"), allow("find . -name -exec"), allow("find . -printf %p\\n"),
-	deny("find . -exec rm {} ;", RuleUnknownFlag), deny("find . -execdir ls ;", RuleUnknownFlag), deny("find . -ok rm {} ;", RuleUnknownFlag),
-	deny("find . -okdir rm {} ;", RuleUnknownFlag), deny("find . -delete", RuleUnknownFlag), deny("find . -fprint out.txt", RuleUnknownFlag),
+	ask("find . -exec rm {} ;"), ask("find . -execdir ls ;"), ask("find . -ok rm {} ;"), deny("find . -exec rm {}", RuleSpec),
+	ask("find . -okdir rm {} ;"), allow("find dir -delete"), deny("find .git -delete", RuleProtectedPath), deny("find . -fprint out.txt", RuleUnknownFlag),
 	deny("find . -fprint0 out.txt", RuleUnknownFlag), deny("find . -fprintf out %p", RuleUnknownFlag), deny("find . -fls out", RuleUnknownFlag),
 	deny("find /", RulePathOutsideRoot), deny("find /etc -name passwd", RulePathOutsideRoot), deny("find -L .", RuleUnknownFlag),
 	deny("find . -follow", RuleUnknownFlag), deny("find . -newer /etc/passwd", RulePathOutsideRoot), deny("find . -name x dir", RuleSpec),
 	deny("find . -maxdepth x", RuleFlagValue), deny("find . -Delete", RuleUnknownFlag), deny("find . --exec x", RuleUnknownFlag),
-	deny("find . -name", RuleFlagValue), deny("find . -not -delete", RuleUnknownFlag), deny("find . ( -exec x ; )", RuleUnknownFlag),
+	deny("find . -name", RuleFlagValue), allow("find dir -not -delete"), ask("find . ( -exec x ; )"),
 	deny("find .. -name x", RulePathOutsideRoot), deny("find -- -delete", RuleUnknownFlag),
 	// ls
 	allow("ls"), allow("ls -la"), allow("ls -la dir"), allow("ls --color=never"), allow("ls --color"), allow("ls -R dir"),
@@ -113,8 +114,8 @@ var checkCases = []checkCase{
 	deny("diff --to-file=/etc a.txt", RuleUnknownFlag), deny("diff -X /etc/x a.txt b.txt", RulePathOutsideRoot), deny("diff --unif a.txt b.txt", RuleUnknownFlag),
 	deny("sort --files0-from=list.txt", RuleUnknownFlag), deny("sort --files0-from list.txt", RuleUnknownFlag), deny("du --files0-from=list.txt", RuleUnknownFlag),
 	deny("file -f list.txt", RuleUnknownFlag), deny("file --files-from=list.txt", RuleUnknownFlag), deny("file -bf list.txt", RuleUnknownFlag),
-	deny("file -z a.txt", RuleUnknownFlag), deny("file -Z a.txt", RuleUnknownFlag), deny("file -iz a.txt", RuleUnknownFlag),
-	deny("file --uncompress a.txt", RuleUnknownFlag), deny("file --uncompress-noreport a.txt", RuleUnknownFlag),
+	ask("file -z a.txt"), ask("file -Z a.txt"), ask("file -iz a.txt"), allow("file -s a.txt"),
+	ask("file --uncompress a.txt"), ask("file --uncompress-noreport a.txt"), deny("file -z /etc/passwd", RulePathOutsideRoot),
 	allow("file -bi a.txt"), deny("file -C", RuleUnknownFlag), deny("file -bC a.txt", RuleUnknownFlag), deny("file -m /etc/magic a.txt", RuleUnknownFlag),
 	allow("stat -c %s a.txt"), allow("stat -Lc %s a.txt"), deny("stat -c", RuleFlagValue), deny("stat /etc/passwd", RulePathOutsideRoot),
 	// realpath -L/-s apply .. before symlinks: dir/up/../outside/secret is outside, but -L prints it as inside
@@ -125,13 +126,13 @@ var checkCases = []checkCase{
 	// xxd
 	allow("xxd a.txt"), allow("xxd -l 64 a.txt"), allow("xxd -l64 a.txt"), allow("xxd -c 8 -g 1 a.txt"), allow("xxd -ps a.txt"),
 	allow("xxd -s 0x10 a.txt"), allow("xxd -s -16 a.txt"), allow("xxd -len 16 a.txt"), allow("xxd -cols 4 a.txt"),
-	deny("xxd -r a.txt", RuleUnknownFlag), deny("xxd -r a.txt out.bin", RuleUnknownFlag), deny("xxd -pr a.txt", RuleUnknownFlag),
-	deny("xxd -rp a.txt", RuleUnknownFlag), deny("xxd -revert a.txt", RuleUnknownFlag), deny("xxd -ar a.txt", RuleUnknownFlag),
-	deny("xxd a.txt out.txt", RuleTooManyPaths), deny("xxd /etc/passwd", RulePathOutsideRoot), deny("xxd -l x a.txt", RuleFlagValue),
+	allow("xxd -r a.txt"), allow("xxd -r a.txt out.bin"), deny("xxd -pr a.txt", RuleUnknownFlag), deny("xxd -r a.txt .git/x", RuleProtectedPath),
+	deny("xxd -rp a.txt", RuleUnknownFlag), allow("xxd -revert a.txt"), deny("xxd -ar a.txt", RuleUnknownFlag),
+	allow("xxd a.txt out.txt"), deny("xxd a.txt b.txt c.txt", RuleTooManyPaths), deny("xxd /etc/passwd", RulePathOutsideRoot), deny("xxd -l x a.txt", RuleFlagValue),
 	deny("xxd -R", RuleFlagValue), deny("xxd -s -r a.txt", RuleFlagValue),
 	denyArg("xxd -al 5 .git/config", RuleUnknownFlag, "-al"), deny("xxd -pl 5 a.txt", RuleUnknownFlag), deny("xxd -il 5 a.txt", RuleUnknownFlag),
 	deny("xxd -ac 5 a.txt", RuleUnknownFlag), deny("xxd -autoskipx a.txt", RuleUnknownFlag), denyArg("xxd -rfoo a.txt", RuleUnknownFlag, "-rfoo"),
-	denyArg("xxd a.txt -p", RuleTooManyPaths, "-p"), deny("xxd -l 5 a.txt -ps", RuleTooManyPaths), deny("xxd -lx a.txt", RuleFlagValue),
+	denyArg("xxd a.txt -p", RuleSpec, "-p"), deny("xxd -l 5 a.txt -ps", RuleSpec), deny("xxd -lx a.txt", RuleFlagValue),
 	allow("xxd -a -l 5 a.txt"), allow("xxd -c8 -g1 a.txt"), allow("xxd -- a.txt"), allow("xxd -ps -c 16 a.txt"), allow("xxd -i a.txt"),
 	// mkdir, touch
 	allow("mkdir newdir"), allow("mkdir -p a/b/c"), allow("mkdir -m 755 x"), allow("mkdir dir/sub/new"), allow("mkdir inlink/new"),
@@ -152,9 +153,9 @@ var checkCases = []checkCase{
 	deny("cp a.txt .clada/", RuleProtectedPath), deny("cp a.txt .clada", RuleProtectedPath), deny("cp -t .git a.txt", RuleProtectedPath),
 	deny("cp -t.git a.txt", RuleProtectedPath), deny("cp --target-directory=.git/hooks a.txt", RuleProtectedPath),
 	deny("cp --target-directory .git/hooks a.txt", RuleProtectedPath), deny("cp a.txt ../x", RulePathOutsideRoot),
-	deny("cp -L dir x", RuleUnknownFlag), deny("cp -rL dir x", RuleUnknownFlag), deny("cp a.txt escape/", RulePathOutsideRoot),
+	ask("cp -L a.txt x"), deny("cp -rL dir x", RuleProtectedPath), deny("cp a.txt escape/", RulePathOutsideRoot),
 	deny("cp a.txt gitlink/hooks/pre-commit", RuleProtectedPath), deny("cp a.txt hooklink", RuleProtectedPath),
-	deny("cp --dereference dir x", RuleUnknownFlag), deny("cp --deref dir x", RuleUnknownFlag),
+	ask("cp --dereference a.txt x"), deny("cp --deref dir x", RuleUnknownFlag),
 	denyArg("cp -l .clada/commands.toml p", RuleUnknownFlag, "-l"), deny("cp --link a.txt p", RuleUnknownFlag), deny("cp -al dir x", RuleUnknownFlag),
 	denyArg("cp a.txt hardlink", RuleProtectedPath, "hardlink"), deny("touch hardlink", RuleProtectedPath), deny("rm hardlink", RuleProtectedPath),
 	deny("cp a.txt dir2/../hardlink", RuleProtectedPath), allow("cat hardlink"), allow("cp hardlink c.txt"),
@@ -200,7 +201,7 @@ var checkCases = []checkCase{
 	// echo, printf, which, basename, dirname
 	allow("echo hello"), allow("echo /etc/passwd"), allow("echo ~"), allow("echo -n hi"), deny("echo -x", RuleUnknownFlag),
 	allow("printf %s\\n hello"), allow("printf -- -x"), deny("printf -v x hi", RuleUnknownFlag),
-	allow("which -a ls"), deny("which --all ls", RuleUnknownFlag), allow("basename ~/x"), allow("dirname /etc/passwd"), deny("dirname -x a", RuleUnknownFlag),
+	allow("which -a ls"), allow("which --all ls"), allow("uname --help"), allow("cat --version"), deny("uname --help x", RuleUnknownFlag), allow("basename ~/x"), allow("dirname /etc/passwd"), deny("dirname -x a", RuleUnknownFlag),
 	// date
 	allow("date"), allow("date +%Y-%m-%d"), allow("date -u"), allow("date -Iseconds"), allow("date --iso-8601=seconds"),
 	allow("date -d yesterday +%F"), allow("date -r a.txt"), allow("date -uR"), allow("date --iso-8601"),
@@ -220,10 +221,10 @@ var checkCases = []checkCase{
 	// sort, uniq
 	allow("sort a.txt"), allow("sort -rn a.txt b.txt"), allow("sort -k 2 -t , a.txt"), allow("sort -k2,2n a.txt"), allow("sort -t: -k3 a.txt"),
 	allow("sort -S 10M a.txt"), allow("sort --key=1 a.txt"), allow("sort -u a.txt"),
-	deny("sort -o out.txt a.txt", RuleUnknownFlag), deny("sort -ro out.txt a.txt", RuleUnknownFlag), deny("sort -uo out a.txt", RuleUnknownFlag),
-	deny("sort --output=out a.txt", RuleUnknownFlag), deny("sort --output out a.txt", RuleUnknownFlag), deny("sort --out=x a.txt", RuleUnknownFlag),
+	allow("sort -o out.txt a.txt"), allow("sort -ro out.txt a.txt"), allow("sort -uo out a.txt"), deny("sort -o /tmp/x a.txt", RulePathOutsideRoot),
+	allow("sort --output=out a.txt"), allow("sort --output out a.txt"), deny("sort --out=x a.txt", RuleUnknownFlag),
 	deny("sort --compress-program=gzip a.txt", RuleUnknownFlag), deny("sort -T /tmp a.txt", RuleUnknownFlag), deny("sort /etc/passwd", RulePathOutsideRoot),
-	deny("sort --random-source=/dev/urandom a.txt", RulePathOutsideRoot), deny("sort -O x a.txt", RuleUnknownFlag), deny("sort a.txt -o b.txt", RuleUnknownFlag),
+	deny("sort --random-source=/dev/urandom a.txt", RulePathOutsideRoot), deny("sort -O x a.txt", RuleUnknownFlag), allow("sort a.txt -o b.txt"), deny("sort a.txt -o .git/b", RuleProtectedPath),
 	allow("uniq -c a.txt"), allow("uniq -s2 a.txt"), deny("uniq a.txt out.txt", RuleTooManyPaths), deny("uniq -f x a.txt", RuleFlagValue),
 	// in a subdirectory
 	{in: "cat a.txt", dir: "dir", want: Allow, rule: RuleSpec},
@@ -238,8 +239,8 @@ var checkCases = []checkCase{
 	{in: "taskset 1 ls", want: Ask, rule: RuleWrapper}, {in: "chrt -f 10 ls", want: Ask, rule: RuleWrapper},
 	{in: "setpriv --nnp ls", want: Ask, rule: RuleWrapper}, {in: "script -c ls log", want: Ask, rule: RuleWrapper},
 	{in: "flock f -c ls", want: Ask, rule: RuleWrapper},
-	{in: "./ls", want: NoSpec}, {in: "/bin/cat a.txt", want: NoSpec}, {in: "npm test", want: NoSpec}, {in: "CAT a.txt", want: NoSpec},
-	{in: "python3 script.py", want: NoSpec},
+	{in: "./ls", want: NoSpec}, {in: "/bin/cat a.txt", want: NoSpec}, {in: "npm test", want: Ask, rule: RuleSpecAsk}, {in: "npx eslint", want: NoSpec}, {in: "CAT a.txt", want: NoSpec},
+	{in: "python3 script.py", want: Ask, rule: RuleSpecAsk}, {in: "ruby script.rb", want: NoSpec},
 }
 
 // sideEffectCases are options and spellings that reach what a spec

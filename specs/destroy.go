@@ -33,6 +33,10 @@ func (sp *spec) buildDestroys(in fileSpec, bad func(f, format string, args ...an
 		return bad("destroys", "a command that writes none of its paths cannot destroy them (set writes)")
 	}
 	for _, f := range in.EditFlags {
+		if _, ok := sp.tests[f]; ok {
+			sp.editFlags = append(sp.editFlags, f) // find -delete
+			continue
+		}
 		if _, ok := sp.flags[f]; !ok {
 			return bad("edit_flags", "%s is not in flags", f)
 		}
@@ -122,7 +126,7 @@ func (sp *spec) destroyed(p parsed, paths []string, dir string, r *Resolver) []D
 	// Other written flag values (sort -o FILE, tar -f FILE) replace an
 	// existing file; a directory there is only written into.
 	for _, fp := range p.flagPaths {
-		if !fp.write || (p.target && sp.targetDir) {
+		if !fp.write || (p.target && sp.targetDir) || devNullOut(fp, sp.targetDir) {
 			continue
 		}
 		if res := follow(dir, fp.arg); res != "" && !isDir(res) {

@@ -1,13 +1,16 @@
 // Package specs decides whether a command is safe to run without asking:
 // command specs as data, getopt-style flag parsing, path confinement to the
 // project root, the built-in hard blocks and the wrapper rule
-// (docs/rules.md). It never runs a program and never starts a shell; it only looks at
-// argv and the file system.
+// (docs/rules.md). It never starts a shell and only looks at argv and the file
+// system, with one exception: a spec's guard (sed and awk --sandbox) is probed
+// once per Set by running the installed program, outside the project, with
+// the spec's probe arguments (docs/specs.md).
 //
 // # Specs
 //
-// The defaults live in default.toml, embedded with go:embed and parsed once
-// ([Default]); the file's header documents every field. [Load] adds the
+// The defaults live in default.toml and the packs under packs/, embedded
+// with go:embed and decoded per command on first use ([Default]); the
+// header of default.toml and docs/specs.md document every field. [Load] adds the
 // project's .clada/specs.toml, where a [commands.NAME] table replaces the
 // default spec of that name as a whole (fields are not merged, so a user
 // spec says everything it allows). Malformed files are a *[SpecError]
@@ -73,7 +76,8 @@
 // [Resolver.Reset] after a command runs. Programs that descend into
 // directories (diff -r, cp -r, grep -r) may meet symlinks below the paths
 // given; specs forbid the flags that follow those (grep -R, ls -L, find -L,
-// cp -L, du -L, tree -l, rg -L), and diff runs with --no-dereference.
+// du -L, tree -l, rg -L; cp -L is asked, and a recursive cp -L source holding
+// a symlink is denied as for cp -r), and diff runs with --no-dereference.
 // A recursive copy writes through the symlinks it meets in an existing
 // destination tree, so with a walk_target flag (cp -r, -a) every existing
 // directory it writes into (DEST/NAME of each source, or DEST itself with a

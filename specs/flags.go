@@ -2,6 +2,7 @@ package specs
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -20,6 +21,9 @@ type parsed struct {
 	pattern   bool            // a pattern flag (-e, -f) supplied the pattern
 	target    bool            // an outpath flag (cp -t) names the destination
 	seen      map[string]bool // flags given, by name (-r, --recursive)
+	inner     [][]string      // commands of find's exec actions, as written ({} kept)
+	unknown   string          // an ask = true spec: the first flag it does not know (asked, not denied)
+	scripts   []string        // values of string pattern flags (sed -e, awk --source): inline scripts
 }
 
 // saw records flag name as given.
@@ -48,23 +52,39 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 	}
 	var p parsed
 	done := false
+	dashDone := false // "--" ended the flags
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if sp.bsdOrder && !done && len(p.operands) > 0 && len(a) >= 2 && a[0] == '-' {
 			return p, sp.optionAfterOperand(a, p.operands[0])
 		}
 		switch {
-		case done || a == "-" || len(a) < 2 || a[0] != '-':
+		case done && !dashDone && sp.subs == nil && len(a) > 1 && a[0] == '-':
+			// xxd a.txt -p: without permutation, a flag after an
+			// operand is a file name to the program.
+			return p, &DeniedError{Rule: RuleSpec, Arg: a,
+				Reason: fmt.Sprintf("%s takes %s after an operand as a file name, not as a flag", sp.name, a),
+				Advice: "put every flag before the operands (" + sp.name + " " + a + " FILE), or write -- before a file named " + a}
+		case done || a == "-" || len(a) < 2 || a[0] != '-' || sp.modeOperand && len(p.operands) == 0 && symbolicMode(a):
 			p.operands = append(p.operands, a)
 			// Without permutation (xxd) the first operand ends the flags:
 			// xxd a.txt -p writes a file named -p.
 			done = done || !sp.permute
 		case a == "--":
-			done = true
+			done, dashDone = true, true
+		case sp.goFlags:
+			n, err := sp.parseGoFlag(&p, args, i)
+			if err != nil {
+				return p, err
+			}
+			i = n
 		case strings.HasPrefix(a, "--"):
 			name, val, eq := strings.Cut(a, "=")
 			t, ok := sp.flags[name]
 			if !ok {
+				if sp.askUnknownFlag(&p, name, a) {
+					continue
+				}
 				return p, sp.unknownFlag(a, name, "")
 			}
 			p.saw(name)
@@ -75,6 +95,9 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 				}
 				continue
 			case t == TypeOpt:
+				if strings.Contains(val, "/") {
+					return p, sp.flagValueErr(a, name, fmt.Sprintf("takes a word, not a path (%q)", val))
+				}
 				continue
 			case !eq:
 				if i+1 >= len(args) {
@@ -115,6 +138,9 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 				name := "-" + a[j:j+1]
 				t, ok := sp.flags[name]
 				if !ok {
+					if sp.askUnknownFlag(&p, name, a) {
+						break
+					}
 					return p, sp.unknownFlag(a, name, a)
 				}
 				p.saw(name)
@@ -123,6 +149,9 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 				}
 				rest := a[j+1:]
 				if t == TypeOpt {
+					if strings.Contains(rest, "/") {
+						return p, sp.flagValueErr(a, name, fmt.Sprintf("takes a word, not a path (%q)", rest))
+					}
 					break
 				}
 				var val string
@@ -213,6 +242,20 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 		case "(", ")", "!", ",":
 			continue
 		}
+		if slices.Contains(sp.execActions, a) {
+			// -exec CMD ARG... ; or -exec CMD ARG... {} + runs CMD.
+			j := i + 1
+			for j < len(args) && args[j] != ";" && !(args[j] == "+" && args[j-1] == "{}") {
+				j++
+			}
+			if j >= len(args) || j == i+1 {
+				return p, &DeniedError{Rule: RuleSpec, Arg: a, Reason: sp.name + " " + a + " needs a command ended by ';' or '{} +'", Advice: "end the command with a quoted ';' (\\; or ';') or with {} +: find . -name x " + a + " wc -l {} \\;"}
+			}
+			p.saw(a)
+			p.inner = append(p.inner, args[i+1:j])
+			i = j
+			continue
+		}
 		t, ok := sp.tests[a]
 		if !ok {
 			if !strings.HasPrefix(a, "-") {
@@ -220,6 +263,7 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 			}
 			return p, sp.unknownFlag(a, a, "")
 		}
+		p.saw(a)
 		if t == TypeBool {
 			continue
 		}
@@ -229,6 +273,23 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 		}
 	}
 	return p, nil
+}
+
+// askUnknownFlag records, for an ask = true spec or the parent of
+// subcommands, a flag it does not know (word, named name) and reports
+// true: the command is asked, and the person sees the flag. A forbidden
+// flag is never just asked.
+func (sp *spec) askUnknownFlag(p *parsed, name, word string) bool {
+	if !sp.ask && sp.subs == nil {
+		return false
+	}
+	if _, ok := sp.forbid[name]; ok {
+		return false
+	}
+	if p.unknown == "" {
+		p.unknown = word
+	}
+	return true
 }
 
 // findExprStart reports whether a starts find's expression, as find
@@ -251,6 +312,9 @@ func (sp *spec) nextValue(p *parsed, args []string, i int, word, name string, t 
 func (sp *spec) flagValue(p *parsed, word, name string, t ValueType, val string) *DeniedError {
 	if sp.patternFlags[name] {
 		p.pattern = true
+		if t == TypeString {
+			p.scripts = append(p.scripts, val)
+		}
 	}
 	switch t {
 	case TypeInt:
@@ -380,4 +444,36 @@ func (sp *spec) flagAdvice() string {
 		keys = append(keys[:14], "…")
 	}
 	return "allowed " + what + " for " + sp.name + ": " + strings.Join(keys, " ")
+}
+
+// parseGoFlag parses args[i] as the flag package of Go reads it (go,
+// gofmt): -name or --name, a value attached with = or in the next word,
+// a bool flag only with =true or =false. Flags never combine. It returns
+// the index of the last word used.
+func (sp *spec) parseGoFlag(p *parsed, args []string, i int) (int, *DeniedError) {
+	a := args[i]
+	word, val, eq := strings.Cut(a, "=")
+	name := "-" + strings.TrimLeft(word, "-")
+	t, ok := sp.flags[name]
+	if !ok {
+		if sp.askUnknownFlag(p, name, a) {
+			return i, nil
+		}
+		return i, sp.unknownFlag(a, name, "")
+	}
+	p.saw(name)
+	switch {
+	case t == TypeBool || t == TypeOpt:
+		if eq && val != "true" && val != "false" {
+			return i, sp.flagValueErr(a, name, "takes true or false")
+		}
+		return i, nil
+	case !eq:
+		if i+1 >= len(args) {
+			return i, sp.flagValueErr(a, name, "needs a value")
+		}
+		i++
+		val = args[i]
+	}
+	return i, sp.flagValue(p, a, name, t, val)
 }

@@ -35,6 +35,14 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	if file, from := s.gitConfig(r); file != "" {
 		return gitIncludeAsk(r, file, from)
 	}
+	if gv.Textconv != "" {
+		if drv := s.gitTextconv(r); drv != "" {
+			return Verdict{Outcome: Ask, Rule: Rule(string(gitrules.RuleGitSubcommand)), Arg: gv.Textconv,
+				Reason: fmt.Sprintf("git %s %s shows a diff with the textconv programs of git configuration, which git %s cannot turn off, and %s",
+					gv.Subcommand, gv.Textconv, gv.Subcommand, drv),
+				Advice: "see staged changes with git diff --cached and unstaged ones with git diff (clada runs them without textconv programs), or wait for the person"}
+		}
+	}
 	if gv.Config != nil {
 		if name, why := configCredential(gv.Config, dir, r, os.Getenv); name != "" {
 			sub := "git " + gv.Subcommand

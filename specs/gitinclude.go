@@ -25,6 +25,10 @@ type gitConfCache struct {
 	done bool
 	file string
 	from string
+
+	textconvRoot string // gitTextconv's cache, for this root
+	textconvDone bool
+	textconv     string
 }
 
 // gitConfig returns gitConfigInProject for r's root, read once per Set.
@@ -229,4 +233,102 @@ func configValue(s string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// gitTextconv says where a textconv driver is configured for the project
+// ("diff.pdf.textconv is set in /home/u/.gitconfig", or that the
+// environment may set one), "" when none is: it reads the same files as
+// [gitConfigInProject], once per Set and root, off the hot path of
+// commands that show no such diff.
+func (s *Set) gitTextconv(r *Resolver) string {
+	c := &s.gitConf
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.textconvDone || c.textconvRoot != r.Root() {
+		c.textconv = textconvDriver(r, os.Getenv)
+		c.textconvRoot, c.textconvDone = r.Root(), true
+	}
+	return c.textconv
+}
+
+// textconvDriver returns where a diff.*.textconv key is set in the git
+// configuration files of the project at r's root and the files they
+// include, or that GIT_CONFIG_COUNT or GIT_CONFIG_PARAMETERS may set one;
+// "" when neither.
+func textconvDriver(r *Resolver, getenv func(string) string) string {
+	for _, e := range []string{"GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS"} {
+		if getenv(e) != "" {
+			return e + " in the environment may set one"
+		}
+	}
+	files := append(globalConfigFiles(getenv), localConfigFiles(r.Root())...)
+	seen := map[string]bool{}
+	var walk func(path string, depth int) string
+	walk = func(path string, depth int) string {
+		if depth > maxIncludeDepth || seen[path] || path == os.DevNull {
+			return ""
+		}
+		seen[path] = true
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return ""
+		}
+		if key := configTextconv(data); key != "" {
+			return key + " is set in " + path
+		}
+		for _, inc := range configIncludes(data) {
+			if target, ok := includeTarget(inc, path, getenv("HOME")); ok {
+				if found := walk(target, depth+1); found != "" {
+					return found
+				}
+			}
+		}
+		return ""
+	}
+	for _, f := range files {
+		if found := walk(f, 0); found != "" {
+			return found
+		}
+	}
+	return ""
+}
+
+// configTextconv returns the first diff.NAME.textconv key set in a git
+// configuration file, "" when none. It errs towards finding one: any
+// textconv key in a [diff] section counts, whatever its value.
+func configTextconv(data []byte) string {
+	section, sub := "", ""
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		for strings.HasSuffix(line, `\`) && sc.Scan() {
+			line = line[:len(line)-1] + strings.TrimSpace(sc.Text())
+		}
+		if strings.HasPrefix(line, "[") {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				continue
+			}
+			head := strings.TrimSpace(line[1:end])
+			name, rest, _ := strings.Cut(head, " ")
+			name, dotted, _ := strings.Cut(name, ".")
+			section, sub = strings.ToLower(name), strings.Trim(strings.TrimSpace(rest), `"`)
+			if dotted != "" {
+				sub = dotted
+			}
+			line = strings.TrimSpace(line[end+1:])
+			if line == "" {
+				continue
+			}
+		}
+		if section != "diff" {
+			continue
+		}
+		key, _, _ := strings.Cut(line, "=")
+		if strings.EqualFold(strings.TrimSpace(key), "textconv") {
+			return "diff." + sub + ".textconv"
+		}
+	}
+	return ""
 }

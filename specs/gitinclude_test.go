@@ -3,6 +3,7 @@ package specs
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -101,5 +102,54 @@ func TestGitConfigInProject(t *testing.T) {
 				t.Errorf("gitConfigInProject (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestTextconvDriver: git status -v is allowed only when no textconv
+// driver is configured in any file git reads for the project, included
+// files too, nor possibly in the environment.
+func TestTextconvDriver(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewResolver(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	global := filepath.Join(home, "gitconfig")
+	write(global, "[user]\n\tname = x\n[diff]\n\tcolorMoved = zebra\n")
+	base := map[string]string{"HOME": home, "GIT_CONFIG_GLOBAL": global}
+	if got := textconvDriver(r, env(base)); got != "" {
+		t.Errorf("no driver: got %q", got)
+	}
+	write(global, "[diff \"pdf\"]\n\ttextconv = pdftotext\n")
+	if got := textconvDriver(r, env(base)); !strings.Contains(got, "diff.pdf.textconv") {
+		t.Errorf("global driver: got %q", got)
+	}
+	inc := filepath.Join(home, "inc")
+	write(inc, "[diff.img]\n  TextConv = exif\n")
+	write(global, "[include]\n\tpath = "+inc+"\n")
+	if got := textconvDriver(r, env(base)); !strings.Contains(got, "textconv") {
+		t.Errorf("included driver: got %q", got)
+	}
+	write(global, "")
+	write(filepath.Join(root, ".git", "config"), "[core]\n\tbare = false\n[diff \"x\"]\n\ttextconv = cat\n")
+	if got := textconvDriver(r, env(base)); !strings.Contains(got, "diff.x.textconv") {
+		t.Errorf("repository driver: got %q", got)
+	}
+	write(filepath.Join(root, ".git", "config"), "")
+	withEnv := map[string]string{"HOME": home, "GIT_CONFIG_GLOBAL": global, "GIT_CONFIG_COUNT": "1"}
+	if got := textconvDriver(r, env(withEnv)); got == "" {
+		t.Error("GIT_CONFIG_COUNT: want a driver reported")
 	}
 }

@@ -2,11 +2,13 @@ package specs
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -16,8 +18,12 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-//go:embed default.toml
-var defaultTOML []byte
+// The embedded specs: default.toml (pack "default") and one file per
+// pack under packs/ (packs/go.toml is pack "go"), so that adding a tool
+// touches one file. A command is in exactly one pack.
+//
+//go:embed default.toml packs/*.toml
+var embedded embed.FS
 
 // ValueType is the type of a flag's value or of a find test's argument.
 type ValueType string
@@ -135,7 +141,34 @@ type fileSpec struct {
 	BSDAllow         tomlStrings `toml:"bsd_allow"`
 	BSDDeny          tomlStrings `toml:"bsd_deny"`
 	Portable         tomlBool    `toml:"portable"`
+	// Fields of project runners and of the tools added with the packs
+	// (docs/specs.md).
+	Ask         tomlBool    `toml:"ask"`
+	AskReason   tomlString  `toml:"ask_reason"`
+	AskFlags    textMap     `toml:"ask_flags"`
+	AskOperands tomlString  `toml:"ask_operands"`
+	DryFlags    tomlStrings `toml:"dry_flags"`
+	Asked       tomlStrings `toml:"asked"`
+	Sub         subMap      `toml:"sub"`
+	Aliases     tomlStrings `toml:"aliases"`
+	Bundled     tomlBool    `toml:"bundled"`
+	WritesWith  tomlStrings `toml:"writes_with"`
+	NoRemote    tomlBool    `toml:"no_remote"`
+	Guard       tomlStrings `toml:"guard"`
+	GuardProbe  tomlStrings `toml:"guard_probe"`
+	GuardRefuse tomlStrings `toml:"guard_refuse"`
+	ModeOperand tomlBool    `toml:"mode_operand"`
+	Link        tomlBool    `toml:"link"`
+	ExecActions tomlStrings `toml:"exec_actions"`
+	GoFlags     tomlBool    `toml:"go_flags"`
+	ChdirFlags  tomlStrings `toml:"chdir_flags"`
+	Env         tomlStrings `toml:"env"`
+	ScriptAsks  textMap     `toml:"script_asks"`
+	NoHelp      tomlBool    `toml:"no_help"`
 }
+
+// subMap is the sub table of a spec: one spec per subcommand.
+type subMap map[string]fileSpec
 
 func tomlType(d any) string {
 	switch d.(type) {
@@ -284,8 +317,34 @@ type spec struct {
 	permute          bool     // flags may follow operands; false: the first operand ends the flags (xxd)
 	targetSelf       []string // flags that make the last path the destination itself (-T)
 	allow, deny      []string
-	forbidOperands   map[string]string // operand prefix → why an operand starting with it is denied (tail +1f)
-	slashPaths       bool              // a non-path operand holding / is a path the program looks at (which /x)
+
+	pack        string // the embedded pack ("default", "go"); "" for a user's file
+	ask         bool   // a command that fits is asked (project runners)
+	askReason   string
+	askFlags    map[string]string // flag → why it makes the command asked
+	askOperands string            // non-empty: an operand makes the command asked, for this reason
+	dryFlags    []string          // with one of these an ask = true command only prints what it would do: allowed
+	asked       []string          // examples that must be asked
+	subs        map[string]*spec  // subcommands by name and alias; nil when none
+	subNames    []string          // the subcommands' names, sorted, without aliases
+	aliases     []string
+	bundled     bool        // the first word, without a dash, is a bundle of short flags (tar cf)
+	writesWith  []string    // outpath flags are written only with one of these flags (tar -f with -c); otherwise read
+	noRemote    bool        // a path with ':' before its first '/' names another host: denied
+	guard       []string    // arguments that keep the program from running programs or writing files (sed --sandbox)
+	guardProbe  []string    // arguments with which the installed program must exit 0 for guard to be used
+	guardRefuse []string    // arguments (a script the guard forbids) with which it must fail
+	modeOperand bool        // the first operand is a file mode (chmod): setuid and setgid are denied
+	link        bool        // ln: targets resolve from the link's directory with -s; all confined and written
+	execActions []string    // find: actions that run a command up to ";" or "+" (asked; see Verdict.Inner)
+	goFlags     bool        // flags as Go's flag package reads them: -name, --name, -name=value; never combined
+	chdirFlags  []string    // flags whose directory the program changes to before it opens the operands (tar -C)
+	env         []string    // NAME=VALUE entries the program runs with (less: LESSSECURE=1)
+	scriptAsks  []scriptAsk // patterns of the script (jq filter, awk program) that make the command asked
+	noHelp      bool        // a lone --help or --version is not special: the program loads project code for it (pytest)
+
+	forbidOperands map[string]string // operand prefix → why an operand starting with it is denied (tail +1f)
+	slashPaths     bool              // a non-path operand holding / is a path the program looks at (which /x)
 
 	// The BSD dialect (dialect.go): bsd is the spec applied there, nil
 	// on that spec itself; bsdOrder refuses an option after the first
@@ -305,8 +364,9 @@ type Set struct {
 	specs map[string]*spec // a file's own specs; for Load, the user's overrides
 	base  *lazySpecs       // the embedded defaults under specs; nil for LoadFile
 
-	mu   sync.Mutex
-	path map[string]lookResult
+	mu     sync.Mutex
+	path   map[string]lookResult
+	guards map[string]bool // spec name → its guard works with the installed program (forms.go)
 
 	gitConf gitConfCache // see gitinclude.go
 
@@ -322,7 +382,7 @@ func newSet(m map[string]*spec, base *lazySpecs) *Set {
 	if m == nil {
 		m = map[string]*spec{}
 	}
-	return &Set{specs: m, base: base, path: map[string]lookResult{}, dialect: DialectOf(HostOS())}
+	return &Set{specs: m, base: base, path: map[string]lookResult{}, guards: map[string]bool{}, dialect: DialectOf(HostOS())}
 }
 
 // spec returns the spec of name: the set's own, else the default.
@@ -336,43 +396,89 @@ func (s *Set) spec(name string) (*spec, error) {
 	return s.base.get(name)
 }
 
-// lazySpecs is default.toml split into one TOML document per command and
-// decoded on first use. Decoding the whole file costs ~6 ms at every
-// start (bench/README.md), while one run usually needs a handful of
+// lazySpecs is the embedded packs split into one TOML document per
+// command and decoded on first use. Decoding every file costs ~6 ms at
+// every start (bench/README.md), while one run usually needs a handful of
 // specs, and `clada check -- git status` none. TestDefaultSpecs decodes
 // every section, so a broken default never reaches a user.
 type lazySpecs struct {
 	mu       sync.Mutex
 	sections map[string]section
 	decoded  map[string]*spec
+	dups     []string // "NAME in A and B": a command in two packs (a test keeps this empty)
 }
 
 type section struct {
-	line int // line of the [commands.NAME] header in default.toml
+	file string // embedded file ("default.toml", "packs/go.toml")
+	line int    // line of the first [commands.NAME…] header in it
 	text []byte
+}
+
+// packOf is the pack name of an embedded file: "default" for
+// default.toml, "go" for packs/go.toml.
+func packOf(file string) string {
+	return strings.TrimSuffix(path.Base(file), ".toml")
 }
 
 var defaults = sync.OnceValue(func() *lazySpecs {
 	l := &lazySpecs{sections: map[string]section{}, decoded: map[string]*spec{}}
-	lines := bytes.SplitAfter(defaultTOML, []byte("\n"))
-	name, start := "", 0
-	flush := func(end int) {
-		if name != "" {
-			l.sections[name] = section{line: start + 1, text: bytes.Join(lines[start:end], nil)}
+	files, _ := fs.Glob(embedded, "packs/*.toml")
+	for _, file := range append([]string{"default.toml"}, files...) {
+		data, err := embedded.ReadFile(file)
+		if err != nil {
+			panic(err) // embedded: cannot fail
 		}
+		l.split(file, data)
 	}
-	for i, ln := range lines {
-		rest, ok := bytes.CutPrefix(ln, []byte("[commands."))
-		if !ok {
-			continue
-		}
-		flush(i)
-		name, _, _ = strings.Cut(string(rest), "]")
-		start = i
-	}
-	flush(len(lines))
 	return l
 })
+
+// split adds the sections of one embedded file. A section runs from a
+// [commands.NAME] header (or [commands.NAME.sub.…], a subcommand of
+// NAME) to the next header of another command, and is a slice of data:
+// nothing is copied, as this runs at every start of clada.
+func (l *lazySpecs) split(file string, data []byte) {
+	header := []byte("[commands.")
+	nlHeader := []byte("\n[commands.")
+	name, start, startLine := "", 0, 0
+	flush := func(end int) {
+		if name == "" {
+			return
+		}
+		if prev, ok := l.sections[name]; ok {
+			l.dups = append(l.dups, fmt.Sprintf("%s in %s and %s", name, prev.file, file))
+			return
+		}
+		l.sections[name] = section{file: file, line: startLine, text: data[start:end:end]}
+	}
+	pos, line := 0, 1 // line is the line number of data[pos]
+	for at := 0; at < len(data); {
+		next := -1
+		if at == 0 && bytes.HasPrefix(data, header) {
+			next = 0
+		} else if i := bytes.Index(data[at:], nlHeader); i >= 0 {
+			next = at + i + 1
+		}
+		if next < 0 {
+			break
+		}
+		line += bytes.Count(data[pos:next], []byte("\n"))
+		pos, at = next, next+len(header)
+		n := data[at:]
+		if i := bytes.IndexAny(n, "]\n"); i >= 0 {
+			n = n[:i]
+		}
+		if i := bytes.IndexByte(n, '.'); i >= 0 {
+			n = n[:i]
+		}
+		if string(n) == name {
+			continue // a subcommand table of the same command
+		}
+		flush(next)
+		name, start, startLine = string(n), next, line
+	}
+	flush(len(data))
+}
 
 func (l *lazySpecs) get(name string) (*spec, error) {
 	l.mu.Lock()
@@ -384,7 +490,7 @@ func (l *lazySpecs) get(name string) (*spec, error) {
 	if !ok {
 		return nil, nil
 	}
-	m, err := parseSpecs("default.toml", sec.text)
+	m, err := parseSpecs(sec.file, sec.text)
 	if err != nil {
 		var se *SpecError
 		if errors.As(err, &se) && se.Line > 0 {
@@ -392,13 +498,17 @@ func (l *lazySpecs) get(name string) (*spec, error) {
 		}
 		return nil, fmt.Errorf("clada's embedded default specs are broken: %w", err)
 	}
-	l.decoded[name] = m[name]
-	return m[name], nil
+	sp := m[name]
+	if sp != nil {
+		sp.setPack(packOf(sec.file))
+	}
+	l.decoded[name] = sp
+	return sp, nil
 }
 
 func (l *lazySpecs) names() []string { return sortedKeys(l.sections) }
 
-// Default returns the specs embedded from default.toml, each decoded on
+// Default returns the embedded specs (default.toml and packs/), each decoded on
 // first use. Every call returns a new Set over the same shared specs, with
 // its own program lookups.
 func Default() (*Set, error) { return newSet(nil, defaults()), nil }
@@ -575,18 +685,26 @@ func validCache(c string) bool {
 }
 
 func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
-	field := func(f string) string { return "commands." + name + "." + f }
+	return buildSpecAt(name, "commands."+name, file, in, false)
+}
+
+// buildSpecAt builds the spec of command name (for a subcommand, "go
+// build"), whose TOML table is key ("commands.go.sub.build").
+func buildSpecAt(name, key, file string, in fileSpec, isSub bool) (*spec, *SpecError) {
+	field := func(f string) string { return key + "." + f }
 	bad := func(f, format string, args ...any) *SpecError {
 		return &SpecError{Field: field(f), Msg: fmt.Sprintf(format, args...)}
 	}
-	if name == "" || strings.ContainsAny(name, "/\\ \t") || strings.HasPrefix(name, "-") {
-		return nil, bad("", "command name %q must be a bare program name", name)
-	}
-	if name == "git" {
-		return nil, bad("", "git is checked by clada's git rules, not by a spec")
-	}
-	if _, ok := Wrapper([]string{name}); ok || isHardBlockedName(name) {
-		return nil, bad("", "%s runs other programs or is hard-blocked; no spec can allow it", name)
+	if !isSub {
+		if name == "" || strings.ContainsAny(name, "/\\ \t") || strings.HasPrefix(name, "-") {
+			return nil, bad("", "command name %q must be a bare program name", name)
+		}
+		if name == "git" {
+			return nil, bad("", "git is checked by clada's git rules, not by a spec")
+		}
+		if _, ok := Wrapper([]string{name}); ok || isHardBlockedName(name) {
+			return nil, bad("", "%s runs other programs or is hard-blocked; no spec can allow it", name)
+		}
 	}
 	sp := &spec{
 		name: name, source: file, description: string(in.Description),
@@ -688,17 +806,25 @@ func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
 		}
 	}
 	for i, ex := range in.Allow {
-		if err := checkExampleShape(name, ex); err != nil {
+		if err := checkExampleShape(firstWord(name), ex); err != nil {
 			return nil, bad("allow", "example %d: %v", i+1, err)
 		}
 	}
 	for i, ex := range in.Deny {
-		if err := checkExampleShape(name, ex); err != nil {
+		if err := checkExampleShape(firstWord(name), ex); err != nil {
 			return nil, bad("deny", "example %d: %v", i+1, err)
 		}
 	}
 	if err := sp.buildDestroys(in, bad); err != nil {
 		return nil, err
+	}
+	if err := sp.buildRunner(name, key, file, in, isSub, bad); err != nil {
+		return nil, err
+	}
+	for i, ex := range in.Asked {
+		if err := checkExampleShape(firstWord(name), ex); err != nil {
+			return nil, bad("asked", "example %d: %v", i+1, err)
+		}
 	}
 	if len(in.ForbidOperands) > 0 {
 		sp.forbidOperands = map[string]string{}
@@ -718,7 +844,7 @@ func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
 		exs  []string
 	}{{"bsd_allow", in.BSDAllow}, {"bsd_deny", in.BSDDeny}} {
 		for i, ex := range f.exs {
-			if err := checkExampleShape(name, ex); err != nil {
+			if err := checkExampleShape(firstWord(name), ex); err != nil {
 				return nil, bad(f.name, "example %d: %v", i+1, err)
 			}
 		}
@@ -727,12 +853,12 @@ func buildSpec(name, file string, in fileSpec) (*spec, *SpecError) {
 	if in.Portable && (len(in.BSDFlags) > 0 || in.BSDLong != nil || len(in.BSDAllow)+len(in.BSDDeny) > 0) {
 		return nil, bad("portable", "a portable program parses the same way everywhere; bsd_flags, bsd_long and bsd examples do not apply")
 	}
-	if in.Tests == nil && !in.Portable {
+	if in.Tests == nil && !bool(in.Portable) && !isSub && len(in.Sub) == 0 && !bool(in.GoFlags) && !bool(in.Ask) {
 		if err := sp.buildBSD(in, bad); err != nil {
 			return nil, err
 		}
 	} else if len(in.BSDFlags) > 0 || in.BSDLong != nil {
-		return nil, bad("bsd_flags", "find-style specs (tests) parse the same way everywhere; bsd_flags and bsd_long do not apply")
+		return nil, bad("bsd_flags", "find-style specs (tests), subcommand tools, Go-style flags and project runners (ask) parse the same way everywhere; bsd_flags and bsd_long do not apply")
 	}
 	return sp, nil
 }
@@ -822,7 +948,11 @@ func (s *Set) Print(w io.Writer, name string) error {
 }
 
 func (sp *spec) print(b *strings.Builder) {
-	fmt.Fprintf(b, "%s  (from %s)\n", sp.name, sp.source)
+	if sp.pack != "" {
+		fmt.Fprintf(b, "%s  (pack %s, specs/%s)\n", sp.name, sp.pack, sp.source)
+	} else {
+		fmt.Fprintf(b, "%s  (from %s)\n", sp.name, sp.source)
+	}
 	if sp.description != "" {
 		fmt.Fprintf(b, "  %s\n", sp.description)
 	}
@@ -873,7 +1003,7 @@ func (sp *spec) print(b *strings.Builder) {
 		}
 		b.WriteString(", then paths\n")
 	}
-	if sp.positionals >= 0 {
+	if sp.positionals >= 0 && sp.subs == nil {
 		switch {
 		case sp.exactPaths >= 0:
 			fmt.Fprintf(b, "  paths: exactly %d\n", sp.exactPaths)
@@ -929,10 +1059,15 @@ func (sp *spec) print(b *strings.Builder) {
 	if len(sp.cacheQuery) > 0 {
 		fmt.Fprintf(b, "  more caches: the lines `%s %s` prints\n", sp.name, strings.Join(sp.cacheQuery, " "))
 	}
+	sp.printRunner(b, "  ")
 	for _, ex := range sp.allow {
 		fmt.Fprintf(b, "  allow: %s\n", ex)
 	}
 	for _, ex := range sp.deny {
 		fmt.Fprintf(b, "  deny:  %s\n", ex)
+	}
+	for _, n := range sp.subNames {
+		b.WriteByte('\n')
+		sp.subs[n].print(b)
 	}
 }

@@ -1,8 +1,10 @@
 package specs
 
 import (
+	"bytes"
 	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,7 +106,7 @@ deny = ["make -C /tmp", "make -k"]
 		t.Error(err)
 	}
 	def, _ := Default()
-	if diff := cmp.Diff(len(def.Names())+1, len(s.Names())); diff != "" {
+	if diff := cmp.Diff(len(def.Names()), len(s.Names())); diff != "" { // make replaces the default
 		t.Errorf("number of specs (-want +got):\n%s", diff)
 	}
 	for _, tt := range []struct {
@@ -134,18 +136,40 @@ deny = ["make -C /tmp", "make -k"]
 	}
 }
 
-// TestDefaultSpecsSections: decoding default.toml section by section gives
-// exactly what decoding the whole file gives, so nothing in it is outside
-// a [commands.NAME] section, and every section decodes.
+// TestDefaultSpecsSections: decoding each embedded pack section by
+// section gives exactly what decoding the whole file gives, so nothing in
+// it is outside a [commands.NAME] section, every section decodes, and no
+// command is in two packs.
 func TestDefaultSpecsSections(t *testing.T) {
 	t.Parallel()
-	whole, err := parseSpecs("default.toml", defaultTOML)
-	if err != nil {
-		t.Fatal(err)
+	files, err := fs.Glob(embedded, "packs/*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no packs embedded: %v", err)
+	}
+	whole := map[string]*spec{}
+	for _, f := range append([]string{"default.toml"}, files...) {
+		data, err := embedded.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := parseSpecs(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, sp := range m {
+			if _, dup := whole[n]; dup {
+				t.Errorf("%s is in two packs", n)
+			}
+			sp.setPack(packOf(f))
+			whole[n] = sp
+		}
+	}
+	if dups := defaults().dups; len(dups) > 0 {
+		t.Errorf("commands in two packs: %v", dups)
 	}
 	def, _ := Default()
 	if diff := cmp.Diff(sortedKeys(whole), def.Names()); diff != "" {
-		t.Errorf("section names differ from the whole file's (-whole +sections):\n%s", diff)
+		t.Errorf("section names differ from the whole files' (-whole +sections):\n%s", diff)
 	}
 	for _, name := range def.Names() {
 		sp, err := def.spec(name)
@@ -215,7 +239,7 @@ func TestPrint(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range s.Names() {
-		if !strings.Contains(all.String(), "\n"+n+"  (from ") && !strings.HasPrefix(all.String(), n+"  (from ") {
+		if !strings.Contains(all.String(), "\n"+n+"  (pack ") && !strings.HasPrefix(all.String(), n+"  (pack ") {
 			t.Errorf("Print(\"\") lacks %s", n)
 		}
 	}
@@ -227,8 +251,8 @@ func TestPrint(t *testing.T) {
 func TestNames(t *testing.T) {
 	t.Parallel()
 	s, _ := Default()
-	want := []string{"basename", "cat", "cp", "date", "df", "diff", "dirname", "du", "echo", "file", "find", "grep", "head",
-		"ls", "mkdir", "mv", "printf", "pwd", "realpath", "rg", "rm", "sort", "stat", "tail", "touch", "tree", "uname",
+	want := []string{"awk", "basename", "cargo", "cat", "chmod", "cp", "cut", "date", "df", "diff", "dirname", "du", "echo", "file", "find", "gawk", "go", "gofmt", "grep", "head",
+		"jq", "less", "ln", "ls", "make", "mkdir", "mv", "nl", "npm", "printf", "pwd", "pytest", "python", "python3", "realpath", "rg", "rm", "sed", "sort", "stat", "tail", "tar", "touch", "tree", "uname",
 		"uniq", "wc", "which", "whoami", "xxd"}
 	if diff := cmp.Diff(want, s.Names()); diff != "" {
 		t.Errorf("Names (-want +got):\n%s", diff)
@@ -325,5 +349,72 @@ max_paths = 1
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("clada specs cat does not say %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestSplitSpecs checks lazySpecs.split against splitting line by line:
+// the same sections (a subcommand table belongs to its command), with the
+// same text and header line, for every embedded file and for edge cases.
+func TestSplitSpecs(t *testing.T) {
+	t.Parallel()
+	byLines := func(data []byte) map[string]section {
+		out := map[string]section{}
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		name, start := "", 0
+		flush := func(end int) {
+			if _, dup := out[name]; name != "" && !dup {
+				out[name] = section{line: start + 1, text: bytes.Join(lines[start:end], nil)}
+			}
+		}
+		for i, ln := range lines {
+			rest, ok := bytes.CutPrefix(ln, []byte("[commands."))
+			if !ok {
+				continue
+			}
+			n, _, _ := strings.Cut(string(rest), "]")
+			n, _, _ = strings.Cut(n, ".")
+			if n == name {
+				continue
+			}
+			flush(i)
+			name, start = n, i
+		}
+		flush(len(lines))
+		return out
+	}
+	inputs := [][]byte{
+		[]byte(""),
+		[]byte("# no commands\n"),
+		[]byte("[commands.a]\nx = 1\n"),
+		[]byte("# head\n\n[commands.a]\nx = 1\n  [commands.not]\n[commands.b]\n[commands.c]"),
+		[]byte("[commands.a]\n[commands.b.c]\ny = '[commands.d]'\n"),
+		[]byte("[commands.a]\nx = 1\n[commands.a.sub.b]\ny = 2\n[commands.c]\n[commands.a]\n"),
+	}
+	files, err := fs.Glob(embedded, "packs/*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no packs: %v", err)
+	}
+	for _, f := range append([]string{"default.toml"}, files...) {
+		data, err := embedded.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, data)
+	}
+	for _, data := range inputs {
+		l := &lazySpecs{sections: map[string]section{}}
+		l.split("f.toml", data)
+		got, want := l.sections, byLines(data)
+		if len(got) != len(want) {
+			t.Errorf("%.60q: %d sections, want %d", data, len(got), len(want))
+		}
+		for name, w := range want {
+			if g, ok := got[name]; !ok || g.line != w.line || !bytes.Equal(g.text, w.text) {
+				t.Errorf("%.60q: section %q = line %d %q, want line %d %q", data, name, g.line, g.text, w.line, w.text)
+			}
+		}
+	}
+	if n := len(defaults().sections); n < 40 {
+		t.Errorf("the embedded specs have %d sections", n)
 	}
 }

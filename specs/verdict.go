@@ -74,6 +74,11 @@ type Verdict struct {
 	// deletes or replaces (rm, mv or cp onto a file, sed -i); the caller
 	// decides whether git can restore them. nil when none.
 	Destroys []Destroyed
+	// Inner are the commands an Ask runs for each file it finds (find
+	// -exec), with {} replaced by the first starting point; the caller
+	// decides each as if it stood alone and denies when one is denied.
+	// nil when none.
+	Inner [][]string
 }
 
 // Path is one path argument of an allowed command.

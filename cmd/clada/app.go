@@ -20,6 +20,9 @@ var testOnlyClock approve.Clock
 
 // run is main without os.Exit, so tests can call it.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if code, ok := answerHook(args, stdin, stdout, stderr); ok {
+		return code
+	}
 	app := newApp(stdin, stdout, stderr)
 	if len(args) > 0 {
 		// How clada was started, for the commands clada hook writes.

@@ -25,6 +25,9 @@ func TestNoOutsideDocs(t *testing.T) {
 			if path != root && strings.HasPrefix(d.Name(), ".") && d.Name() != ".ci" && d.Name() != ".github" && d.Name() != ".clada" {
 				return filepath.SkipDir
 			}
+			if d.Name() == "node_modules" {
+				return filepath.SkipDir // npm packages (testdata/mcp-ts), not part of the repository
+			}
 			return nil
 		}
 		if strings.Contains(path, string(filepath.Separator)+"fuzz"+string(filepath.Separator)) {

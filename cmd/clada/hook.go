@@ -26,6 +26,24 @@ var agentHooks = []struct {
 	{"cursor", "Cursor", hook.Cursor},
 }
 
+// answerHook answers `clada hook AGENT` without building the command
+// line interface, when args are exactly that: the agent runs it before
+// every shell command, so its start-up counts (bench/README.md), and
+// urfave/cli's setup is a fifth of clada's own work there. ok is false for
+// anything else (flags, help, install), which goes through the app as
+// usual; the answer is the same either way (TestHookFastPath).
+func answerHook(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, ok bool) {
+	if len(args) != 3 || args[1] != "hook" {
+		return 0, false
+	}
+	for _, a := range agentHooks {
+		if args[2] == a.name {
+			return a.answer(stdin, stdout, stderr, hook.Env{Self: selfPathOf(args[0]), Getenv: os.Getenv}), true
+		}
+	}
+	return 0, false
+}
+
 // hookCommand is `clada hook AGENT`, `clada hook install AGENT` and
 // `clada hook uninstall AGENT`.
 func hookCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
@@ -136,11 +154,16 @@ func settingsError(err error) error {
 // selfPath is the running clada as the agent started it: the path it was
 // run by when that is this executable, else the executable's own path.
 func selfPath(c *cli.Context) string {
+	arg0, _ := c.App.Metadata["arg0"].(string)
+	return selfPathOf(arg0)
+}
+
+// selfPathOf is selfPath for clada started as arg0.
+func selfPathOf(arg0 string) string {
 	exe, err := os.Executable()
 	if err != nil {
 		exe = ""
 	}
-	arg0, _ := c.App.Metadata["arg0"].(string)
 	cand := arg0
 	if cand != "" && !strings.ContainsAny(cand, `/\`) {
 		cand, _ = exec.LookPath(cand)

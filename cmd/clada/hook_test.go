@@ -4,6 +4,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,6 +114,77 @@ func TestHookRewriteRunsTheSame(t *testing.T) {
 			if gotOut != wantOut || gotCode != wantCode || gotErr != wantErr {
 				t.Errorf("%s: %q rewritten to %q:\n got  %d %q %q\n want %d %q %q", agent, line, rewritten, gotCode, gotOut, gotErr, wantCode, wantOut, wantErr)
 			}
+		}
+	}
+}
+
+// TestHookFastPath: `clada hook AGENT`, answered without building the
+// command line interface (answerHook), gives the same stdout, stderr and
+// exit code as the same arguments through the app, for allowed, asked,
+// denied and malformed payloads of every agent; other arguments are left
+// to the app.
+func TestHookFastPath(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	payloads := []string{
+		`{"session_id":"s","transcript_path":"/dev/null","cwd":"` + root + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cat a.txt"}}`,
+		`{"session_id":"s","transcript_path":"/dev/null","cwd":"` + root + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make build"}}`,
+		`{"session_id":"s","transcript_path":"/dev/null","cwd":"` + root + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cat $HOME"}}`,
+		`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"cat a.txt"},"cwd":"` + root + `"}`,
+		`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"cat $HOME"},"cwd":"` + root + `"}`,
+		`{"hook_event_name":"beforeShellExecution","command":"rm -rf /","cwd":"` + root + `"}`,
+		`{"hook_event_name":"beforeShellExecution","command":"make build","cwd":"` + root + `"}`,
+		`{"tool_name":`,
+		``,
+	}
+	seen := map[string]bool{} // what the answers said, across agents
+	for _, a := range agentHooks {
+		for _, payload := range payloads {
+			args := []string{"/usr/local/bin/clada", "hook", a.name}
+			var fastOut, fastErr, appOut, appErr strings.Builder
+			fast, ok := answerHook(args, strings.NewReader(payload), &fastOut, &fastErr)
+			if !ok {
+				t.Fatalf("%v: no fast path", args)
+			}
+			app := newApp(strings.NewReader(payload), &appOut, &appErr)
+			app.Metadata = map[string]any{"arg0": args[0]}
+			slow := exitOK
+			if err := app.Run(args); err != nil {
+				var code exitError
+				if !errors.As(err, &code) {
+					t.Fatalf("%v: %v", args, err)
+				}
+				slow = int(code)
+			}
+			if fast != slow || fastOut.String() != appOut.String() || fastErr.String() != appErr.String() {
+				t.Errorf("%s, payload %q:\nfast path: exit %d, stdout %q, stderr %q\napp:       exit %d, stdout %q, stderr %q",
+					a.name, payload, fast, fastOut.String(), fastErr.String(), slow, appOut.String(), appErr.String())
+			}
+			for _, w := range []string{"allow", "ask", "deny"} {
+				if strings.Contains(fastOut.String(), `"`+w+`"`) {
+					seen[a.name+" "+w] = true
+				}
+			}
+			if fastErr.Len() > 0 {
+				seen[a.name+" stderr"] = true
+			}
+		}
+	}
+	for _, want := range []string{"claude-code allow", "claude-code ask", "claude-code deny", "claude-code stderr",
+		"gemini allow", "gemini deny", "cursor ask", "cursor deny"} {
+		if !seen[want] {
+			t.Errorf("no payload gave %s; seen %v", want, seen)
+		}
+	}
+	for _, args := range [][]string{
+		{"clada", "hook", "claude-code", "extra"}, {"clada", "hook", "--help"}, {"clada", "hook", "install"},
+		{"clada", "check", "claude-code"}, {"clada", "hook", "copilot"}, {"clada", "hook"},
+	} {
+		if _, ok := answerHook(args, strings.NewReader(""), io.Discard, io.Discard); ok {
+			t.Errorf("%v took the fast path", args)
 		}
 	}
 }

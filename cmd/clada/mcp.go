@@ -1,3 +1,5 @@
+//go:build !clada_no_mcp
+
 package main
 
 import (

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux && !clada_no_mcp
 
 //lint:file-ignore SA1019 MCP roots are deprecated only from protocol 2026-07-28, which clada mcp does not speak; it checks roots, so the tests offer them
 
@@ -629,4 +629,82 @@ func TestMCPBadArguments(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
 		t.Error("a call with bad arguments ran its command")
 	}
+}
+
+// TestMCPJobLimits: config.toml's background_after is the default when a
+// call gives none; a job is still bound by job_timeout (status "timed
+// out", its process group killed) and by job_max_output (killed at the
+// cap, the report saying so), while the run's own timeout and max_output
+// do not apply to clada mcp's commands.
+func TestMCPJobLimits(t *testing.T) {
+	t.Parallel()
+	root := jobRoot(t)
+	writeFile(t, filepath.Join(root, ".clada", "config.toml"),
+		"background_after = \"1s\"\njob_timeout = \"3s\"\njob_max_output = \"64KiB\"\ntimeout = \"1s\"\nmax_output = \"1KiB\"\n", 0o644)
+	writeFile(t, filepath.Join(root, ".clada", "commands.toml"), "allowed = ['./slow.sh *', './spawn.sh', './loud.sh']\n", 0o644)
+	writeFile(t, filepath.Join(root, "loud.sh"), "#!/bin/sh\nexec yes loud\n", 0o755)
+	s := startMCP(t, root, nil)
+
+	// Backgrounded after config's 1 s, not the 30 s default; it outlives
+	// the 1 s run timeout, which does not apply, and exits on its own.
+	start := time.Now()
+	res := s.call("run", map[string]any{"command": "./slow.sh 2"})
+	id := jobOf(t, res)
+	if took := time.Since(start); took < 900*time.Millisecond || took > 10*time.Second {
+		t.Errorf("run returned after %s, want about background_after = 1s", took)
+	}
+	waitJob := func(id float64) map[string]any {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			res := s.call("output", map[string]any{"job": id})
+			if out := structured(t, res); out["status"] != "running" {
+				out["text"] = text(res)
+				return out
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("job %v still running after 20 s", id)
+			}
+		}
+	}
+	if out := waitJob(id); out["status"] != "exited" || out["exit_code"] != float64(0) || out["stdout"] != "start 2\nend 2\n" {
+		t.Errorf("slow.sh 2 under job_timeout 3s: %v", out)
+	}
+
+	// Killed at job_timeout, with the process group.
+	id = jobOf(t, s.call("run", map[string]any{"command": "./spawn.sh", "background_after": 0.2}))
+	waitFile(t, filepath.Join(root, "bg.pid"))
+	out := waitJob(id)
+	if out["status"] != "timed out" || out["timed_out"] != true || !strings.Contains(out["text"].(string), "timed out after 3") {
+		t.Errorf("spawn.sh past job_timeout: %v", out)
+	}
+	waitGone(t, filepath.Join(root, "bg.pid"), "job_timeout")
+	waitGone(t, filepath.Join(root, "fg.pid"), "job_timeout")
+
+	// Killed at job_max_output (64 KiB), not at max_output (1 KiB); the
+	// saved file holds what came before the cap.
+	res = s.call("run", map[string]any{"command": "./loud.sh", "background_after": 10})
+	out = structured(t, res)
+	if _, ok := out["job"]; ok {
+		out = waitJob(out["job"].(float64))
+	} else {
+		out["text"] = text(res)
+	}
+	if out["outcome"] != "truncated" || out["max_output"] != float64(64<<10) || out["signal"] != "SIGKILL" {
+		t.Errorf("loud.sh past job_max_output: %v", out)
+	}
+	if !strings.Contains(out["text"].(string), "job_max_output") {
+		t.Errorf("the report of a job killed at its cap does not name job_max_output:\n%s", out["text"])
+	}
+	file, _ := out["stdout_file"].(string)
+	info, err := os.Stat(filepath.Join(root, file))
+	if err != nil || info.Size() < 64<<10 || info.Size() > 64<<10+1<<20 {
+		t.Errorf("saved stdout %q: %v, %d bytes; want 64 KiB (and < 1 MiB past it)", file, err, sizeOf(info))
+	}
+}
+
+func sizeOf(info os.FileInfo) int64 {
+	if info == nil {
+		return -1
+	}
+	return info.Size()
 }

@@ -1,0 +1,315 @@
+package specs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Forms of particular tools that the spec fields name: tar's bundled
+// first word, chmod's mode, ln's targets, find's -delete and -exec, and
+// the guard of sed and awk (docs/specs.md).
+
+// unbundle turns tar's traditional first word into flags: tar czf out.tgz
+// a is tar -c -z -f out.tgz a. Each letter that takes a value takes the
+// next word, in order (tar cfC a.tar dir); a first word starting with '-'
+// is left alone.
+func (sp *spec) unbundle(args []string) []string {
+	if len(args) == 0 || args[0] == "" || strings.HasPrefix(args[0], "-") {
+		return args
+	}
+	out := make([]string, 0, len(args)+len(args[0]))
+	rest := args[1:]
+	for _, c := range args[0] {
+		name := "-" + string(c)
+		out = append(out, name)
+		if t, ok := sp.flags[name]; ok && t != TypeBool && t != TypeOpt && len(rest) > 0 {
+			out = append(out, rest[0])
+			rest = rest[1:]
+		}
+	}
+	return append(out, rest...)
+}
+
+// checkMode denies a chmod mode that sets the setuid or setgid bit (4xxx,
+// 2xxx, u+s, g+s, +s, =s), or that is no mode at all.
+func checkMode(name, m string) *DeniedError {
+	suid := &DeniedError{Rule: RuleFlagValue, Arg: m,
+		Reason: fmt.Sprintf("%s %s sets the setuid or setgid bit, which runs the file with its owner's or group's rights", name, m),
+		Advice: "leave out the s bit (4xxx, 2xxx, u+s, g+s); use modes such as 644, 755 or u+x"}
+	if m != "" && strings.Trim(m, "01234567") == "" {
+		v, err := strconv.ParseUint(m, 8, 32)
+		if err != nil || v > 0o7777 {
+			return &DeniedError{Rule: RuleFlagValue, Arg: m, Reason: fmt.Sprintf("%s %s is not a mode", name, m), Advice: "write a mode such as 644 or u+x"}
+		}
+		if v&0o6000 != 0 {
+			return suid
+		}
+		return nil
+	}
+	if !symbolicMode(m) {
+		return &DeniedError{Rule: RuleFlagValue, Arg: m, Reason: fmt.Sprintf("%s %s is not a mode", name, m), Advice: "write a mode such as 644 or u+x"}
+	}
+	for _, clause := range strings.Split(m, ",") {
+		ops := strings.TrimLeft(clause, "ugoa")
+		op := byte(0)
+		for i := 0; i < len(ops); i++ {
+			switch c := ops[i]; {
+			case c == '+' || c == '-' || c == '=':
+				op = c
+			case op != '-' && (c == 's' || c >= '0' && c <= '7'):
+				return suid
+			}
+		}
+	}
+	return nil
+}
+
+// symbolicMode reports whether m is a symbolic mode as chmod reads it:
+// clauses [ugoa]*([-+=]([rwxXst]*|[ugo]|[0-7]+))+ joined by ','. It also
+// tells chmod -x FILE (a mode) from an option.
+func symbolicMode(m string) bool {
+	if m == "" {
+		return false
+	}
+	for _, clause := range strings.Split(m, ",") {
+		ops := strings.TrimLeft(clause, "ugoa")
+		if ops == "" || !strings.ContainsRune("+-=", rune(ops[0])) {
+			return false
+		}
+		for i := 0; i < len(ops); i++ {
+			if !strings.ContainsRune("+-=rwxXstugo01234567", rune(ops[i])) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// lnPair is one link that ln makes: the link's path and its target, as
+// written.
+type lnPair struct{ link, target string }
+
+// linkPairs lists the links ln makes: ln T LINK, ln T... DIR (DIR/NAME of
+// each), ln -t DIR T..., ln T (./NAME).
+func (sp *spec) linkPairs(p parsed, paths []string, dir string, r *Resolver) []lnPair {
+	var out []lnPair
+	dest, targets := "", paths
+	for _, fp := range p.flagPaths {
+		if fp.write {
+			dest = fp.arg
+		}
+	}
+	switch {
+	case dest != "":
+	case len(paths) == 1:
+		return []lnPair{{baseName(paths[0]), paths[0]}}
+	case len(paths) >= 2:
+		dest, targets = paths[len(paths)-1], paths[:len(paths)-1]
+		if len(paths) == 2 && !p.target && p.any(sp.targetSelf) {
+			return []lnPair{{dest, targets[0]}}
+		}
+		res, err := r.Resolve(dir, dest)
+		if len(paths) == 2 && (err != nil || !isDir(res)) {
+			return []lnPair{{dest, targets[0]}}
+		}
+	}
+	for _, t := range targets {
+		out = append(out, lnPair{filepath.Join(dest, baseName(t)), t})
+	}
+	return out
+}
+
+// checkLink confines every link ln makes (as written) and its target: a
+// link may not be made in .git/ or .clada/, and a target may not point
+// there or outside the root, since every later command that
+// writes through the link would write there. With -s, and without -r, a
+// target is resolved from the link's directory, as the kernel will.
+func (sp *spec) checkLink(p parsed, paths []string, dir string, r *Resolver) ([]Path, error) {
+	var touched []Path
+	symbolic := p.seen["-s"] || p.seen["--symbolic"]
+	relative := p.seen["-r"] || p.seen["--relative"]
+	for _, lp := range sp.linkPairs(p, paths, dir, r) {
+		lres, err := r.Confine(dir, lp.link, true)
+		if err != nil {
+			return nil, err
+		}
+		base := dir
+		if symbolic && !relative {
+			base = filepath.Dir(lres)
+		}
+		// The target is not written by ln: it may have other hard links
+		// (a later write through the new link is checked then), but it
+		// may not be in .git/ or .clada/.
+		tres, err := r.Resolve(base, lp.target)
+		if err != nil {
+			var de *DeniedError
+			if symbolic && !relative && errors.As(err, &de) && de.Rule == RulePathOutsideRoot {
+				de.Reason = fmt.Sprintf("the symlink %s would point to %s, resolved from the link's directory: %s", lp.link, lp.target, de.Reason)
+			}
+			return nil, err
+		}
+		if name := r.protected(tres); name != "" {
+			return nil, &DeniedError{Rule: RuleProtectedPath, Arg: lp.target,
+				Reason: fmt.Sprintf("%s is inside %s/: a link to it lets later commands write there", lp.target, name),
+				Advice: "do not link to " + name + "/; ask the person to do it"}
+		}
+		touched = append(touched, Path{lp.link, lres}, Path{lp.target, tres})
+	}
+	return touched, nil
+}
+
+// linkDestroyed lists the existing entries ln -f replaces.
+func (sp *spec) linkDestroyed(p parsed, paths []string, dir string, r *Resolver) []Destroyed {
+	if !p.seen["-f"] && !p.seen["--force"] {
+		return nil
+	}
+	var out []Destroyed
+	for _, lp := range sp.linkPairs(p, paths, dir, r) {
+		if e := r.entry(dir, lp.link); e != "" {
+			if fi, err := os.Lstat(e); err == nil {
+				out = append(out, Destroyed{Arg: lp.link, Path: e, Tree: fi.IsDir()})
+			}
+		}
+	}
+	return out
+}
+
+// deletes reports whether a find-style command deletes what it finds
+// (find -delete, an edit flag of a tests spec).
+func (sp *spec) deletes(p parsed) bool {
+	return sp.tests != nil && p.any(sp.editFlags)
+}
+
+// findDestroyed is what find -delete may delete: every starting point
+// (. when none) with everything under it.
+func (sp *spec) findDestroyed(starts []string, dir string, r *Resolver) []Destroyed {
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	var out []Destroyed
+	for _, s := range starts {
+		e := r.entry(dir, s)
+		if e == "" {
+			continue
+		}
+		if fi, err := os.Lstat(e); err == nil {
+			out = append(out, Destroyed{Arg: s, Path: e, Tree: fi.IsDir()})
+		}
+	}
+	return out
+}
+
+// substBraces replaces find's {} in cmd with start, a path the command
+// will see (one of the files found lies under it).
+func substBraces(cmd []string, start string) []string {
+	out := make([]string, len(cmd))
+	for i, w := range cmd {
+		out[i] = strings.ReplaceAll(w, "{}", start)
+	}
+	return out
+}
+
+// guardTimeout bounds each run of a guard probe.
+const guardTimeout = 2 * time.Second
+
+// guarded keeps v, a verdict for sp whose Exec holds sp.guard, when the
+// installed program (prog, or lookErr) accepts the guard; otherwise it
+// drops the guard from Exec and asks: without it the program's script can
+// run programs and write files.
+func (s *Set) guarded(sp *spec, v Verdict, prog string, lookErr error, r *Resolver) Verdict {
+	if lookErr == nil && s.guardWorks(sp, prog, r) {
+		return v
+	}
+	n := 1 + len(sp.harden)
+	v.Exec = append(v.Exec[:n:n], v.Exec[n+len(sp.guard):]...)
+	if v.Outcome == Allow {
+		v.Outcome, v.Rule = Ask, RuleSpecAsk
+		v.Reason = fmt.Sprintf("this %s does not take %s (clada checked with `%s %s`), so its script could run programs or write files",
+			sp.name, strings.Join(sp.guard, " "), sp.name, strings.Join(sp.guardProbe, " "))
+		v.Advice = "wait for the person to approve, or install GNU " + sp.name + " (with " + strings.Join(sp.guard, " ") + ")"
+	}
+	return v
+}
+
+// guardWorks runs the probes of sp's guard once per Set: the program,
+// given guard_probe, must exit 0, and given guard_refuse (a script the
+// guard forbids, such as writing /dev/null), must fail; a program that
+// ignores an unknown option fails the second. A program inside the
+// project is never run to find out.
+func (s *Set) guardWorks(sp *spec, prog string, r *Resolver) bool {
+	s.mu.Lock()
+	ok, done := s.guards[sp.name]
+	s.mu.Unlock()
+	if done {
+		return ok
+	}
+	run := func(args []string) bool {
+		ctx, cancel := context.WithTimeout(context.Background(), guardTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, prog, args...)
+		cmd.Dir = os.TempDir()
+		return cmd.Run() == nil
+	}
+	real, err := filepath.EvalSymlinks(prog)
+	ok = err == nil && !r.inside(real) && run(sp.guardProbe) && (len(sp.guardRefuse) == 0 || !run(sp.guardRefuse))
+	s.mu.Lock()
+	s.guards[sp.name] = ok
+	s.mu.Unlock()
+	return ok
+}
+
+// checkDeleteTree denies find -delete on a starting point (res, arg as
+// written) that holds a .git or .clada directory at any depth: find walks
+// into it, and a test such as -name config would delete what it finds
+// there. A tree too large to walk (maxTreeEntries) is denied too.
+func (r *Resolver) checkDeleteTree(arg, res string) error {
+	n := 0
+	found := ""
+	err := filepath.WalkDir(res, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // find skips what it cannot read
+		}
+		n++
+		if n > maxTreeEntries {
+			return errTreeTooLarge
+		}
+		if d.IsDir() && (strings.EqualFold(d.Name(), ".git") || strings.EqualFold(d.Name(), ".clada")) {
+			found = path
+			return fs.SkipAll
+		}
+		return nil
+	})
+	switch {
+	case found != "":
+		rel, rerr := filepath.Rel(r.root, found)
+		if rerr != nil {
+			rel = found
+		}
+		return &DeniedError{Rule: RuleProtectedPath, Arg: arg,
+			Reason: fmt.Sprintf("find -delete would walk into %s/ under %s and delete what matches there", rel, arg),
+			Advice: "start find in a directory without .git/ or .clada/ (find src -name x -delete), or ask the person"}
+	case errors.Is(err, errTreeTooLarge):
+		return &DeniedError{Rule: RuleProtectedPath, Arg: arg,
+			Reason: fmt.Sprintf("%s is too large to check (more than %d entries) for a .git/ or .clada/ that find -delete would walk into", arg, maxTreeEntries),
+			Advice: "start find in a smaller directory, or ask the person"}
+	}
+	return nil
+}
+
+// devNullOut reports whether fp is an output file flag given /dev/null
+// (go build -o /dev/null, sort -o /dev/null): the program opens it to
+// write and the bytes vanish, so it is allowed outside the root. Never a
+// target directory (cp -t), and never an operand, which a program may
+// unlink or rename over (rm /dev/null, mv x /dev/null).
+func devNullOut(fp pathArg, targetDir bool) bool {
+	return fp.write && !targetDir && fp.arg == "/dev/null" && runtime.GOOS != "windows"
+}

@@ -1,0 +1,230 @@
+package specs
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCheckMode(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		mode     string
+		wantRule Rule // "" when allowed
+		reason   string
+	}{
+		{"755", "", ""}, {"0644", "", ""}, {"00755", "", "leading zeros"}, {"1777", "", "sticky bit"},
+		{"u+x", "", ""}, {"go-w", "", ""}, {"a=r", "", ""}, {"u=rwx,g=rx,o=", "", "an empty clause clears"},
+		{"+t", "", ""}, {"u-s", "", "removing setuid is fine"}, {"a-rwxs", "", ""}, {"g=u", "", "copies rwx only"},
+		{"-x", "", "chmod -x FILE: a mode"}, {"a+rX", "", ""},
+		{"4755", RuleFlagValue, "setuid"}, {"2755", RuleFlagValue, "setgid"}, {"6755", RuleFlagValue, ""},
+		{"04755", RuleFlagValue, ""}, {"u+s", RuleFlagValue, ""}, {"g+s", RuleFlagValue, ""}, {"+s", RuleFlagValue, ""},
+		{"ug=rwxs", RuleFlagValue, ""}, {"u=rwx,g+s", RuleFlagValue, "in a later clause"}, {"a+4", RuleFlagValue, "digits in a symbolic clause"},
+		{"u+x-w+s", RuleFlagValue, "after other ops"},
+		{"99", RuleFlagValue, "not octal"}, {"17777", RuleFlagValue, "too large"}, {"bogus", RuleFlagValue, ""}, {"", RuleFlagValue, ""},
+		{"u+q", RuleFlagValue, "unknown permission"}, {"x", RuleFlagValue, "no operator"},
+	}
+	for _, tt := range tests {
+		err := checkMode("chmod", tt.mode)
+		got := Rule("")
+		if err != nil {
+			got = err.Rule
+		}
+		if got != tt.wantRule {
+			t.Errorf("checkMode(%q) = %q (%v), want %q %s", tt.mode, got, err, tt.wantRule, tt.reason)
+		}
+	}
+}
+
+func TestUnbundle(t *testing.T) {
+	t.Parallel()
+	s, _ := Default()
+	tar, err := s.spec("tar")
+	if err != nil || tar == nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		in, want string
+	}{
+		{"czf out.tgz a.txt", "-c -z -f out.tgz a.txt"},
+		{"cfC a.tar dir x", "-c -f a.tar -C dir x"},
+		{"tvf archive.tar", "-t -v -f archive.tar"},
+		{"-czf out.tgz a", "-czf out.tgz a"},
+		{"xf", "-x -f"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		got := strings.Join(tar.unbundle(strings.Fields(tt.in)), " ")
+		if got != tt.want {
+			t.Errorf("unbundle(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRemotePath(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[string]bool{"host:file": true, "user@host:/x": true, "a.tar": false, "./a:b": false,
+		"dir/a:b": false, ":x": false, "/abs/a:b": false, "c:": true} {
+		if got := remotePath(p); got != want {
+			t.Errorf("remotePath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestRunnerSubcommands: a spec with subcommands covers only what it
+// lists; the parent's flags are checked before the subcommand; Exec keeps
+// the parent's words.
+func TestRunnerSubcommands(t *testing.T) {
+	t.Parallel()
+	r, _ := newFixture(t)
+	s, _ := Default()
+	tests := []struct {
+		in         string
+		want       Outcome
+		wantRule   Rule
+		wantArg    string
+		exec       string // Exec without the program, when checked
+		reasonFree bool   // the reason is not checked (documentation only)
+	}{
+		{in: "npm ls", want: Allow, wantRule: RuleSpec, exec: "ls"},
+		{in: "npm --prefix dir ls --depth 0", want: Allow, wantRule: RuleSpec, exec: "--prefix dir ls --depth 0"},
+		{in: "npm run", want: Allow, wantRule: RuleSpec},
+		{in: "npm run test", want: Ask, wantRule: RuleSpecAsk},
+		{in: "npm t", want: Ask, wantRule: RuleSpecAsk, exec: "t"},
+		{in: "npm audit", want: Ask, wantRule: RuleSpecAsk, wantArg: "audit"},
+		{in: "npm --registry=x ls", want: Ask, wantRule: RuleSpecAsk, wantArg: "--registry=x"},
+		{in: "npm --prefix /tmp test", want: Deny, wantRule: RulePathOutsideRoot},
+		{in: "npm --registry=x test --script-shell /tmp/sh", want: Deny, wantRule: RuleUnknownFlag},
+		{in: "npm --registry=x", want: Ask, wantRule: RuleSpecAsk, wantArg: "--registry=x"},
+		{in: "npm -g ls", want: Allow, wantRule: RuleSpec},
+		{in: "npm --userconfig x test", want: Deny, wantRule: RuleUnknownFlag},
+		{in: "npm x --help", want: Allow, wantRule: RuleSpec},
+		{in: "npm exec foo --help", want: Ask, wantRule: RuleSpecAsk, reasonFree: true},
+		{in: "go mod init example.com/x", want: Allow, wantRule: RuleSpec},
+		{in: "go mod tidy", want: Ask, wantRule: RuleSpecAsk},
+		{in: "go mod edit -require=x@v1", want: Ask, wantRule: RuleSpecAsk, wantArg: "edit"},
+		{in: "go test --exec=x", want: Deny, wantRule: RuleUnknownFlag, reasonFree: true},
+		{in: "go test -race -count=1 -run=TestX ./...", want: Ask, wantRule: RuleSpecAsk, exec: "test -race -count=1 -run=TestX ./..."},
+		{in: "go -C dir list", want: Allow, wantRule: RuleSpec},
+		{in: "go env -json=true", want: Allow, wantRule: RuleSpec},
+		{in: "go env -w=yes X=1", want: Deny, wantRule: RuleFlagValue},
+		{in: "go env -w X=1", want: Ask, wantRule: RuleSpecAsk},
+		{in: "cargo t -- --nocapture", want: Ask, wantRule: RuleSpecAsk},
+		{in: "cargo +nightly build", want: Ask, wantRule: RuleSpecAsk, wantArg: "+nightly"},
+		{in: "cargo build --config x=1", want: Deny, wantRule: RuleUnknownFlag},
+		{in: "python3 -m pytest -x tests", want: Ask, wantRule: RuleSpecAsk},
+		{in: "python3 -m pytest --rootdir=/tmp", want: Deny, wantRule: RulePathOutsideRoot},
+		{in: "python3 -m json.tool a.txt", want: Ask, wantRule: RuleSpecAsk},
+		{in: "python3 --version", want: Allow, wantRule: RuleSpec},
+		{in: "python3", want: Ask, wantRule: RuleSpecAsk},
+		{in: "make -v", want: Allow, wantRule: RuleSpec},
+		{in: "make -n build", want: Ask, wantRule: RuleSpecAsk},
+		{in: "pytest --foo-plugin", want: Ask, wantRule: RuleSpecAsk, wantArg: "--foo-plugin"},
+	}
+	for _, tt := range tests {
+		argv := strings.Fields(tt.in)
+		v := s.Check(argv, r.Root(), r)
+		if v.Outcome != tt.want || v.Rule != tt.wantRule || (tt.wantArg != "" && v.Arg != tt.wantArg) {
+			t.Errorf("Check(%q) = %v %s `%s` (%s), want %v %s `%s`", tt.in, v.Outcome, v.Rule, v.Arg, v.Reason, tt.want, tt.wantRule, tt.wantArg)
+			continue
+		}
+		if v.Outcome != Deny && v.Reason == "" {
+			t.Errorf("Check(%q): no reason", tt.in)
+		}
+		if tt.exec != "" {
+			if diff := cmp.Diff(strings.Fields(tt.exec), v.Exec[1:]); diff != "" {
+				t.Errorf("Check(%q) Exec (-want +got):\n%s", tt.in, diff)
+			}
+		}
+	}
+}
+
+// TestGuard: the guard is used only when the installed program accepts it
+// and refuses what it forbids; otherwise the command is asked and runs
+// without it. A program inside the project is never probed.
+func TestGuard(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts as programs")
+	}
+	t.Parallel()
+	r, _ := newFixture(t)
+	root := r.Root()
+	bin := t.TempDir()
+	script := func(dir, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "sed"), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set := func(dir string) *Set {
+		s, _ := Default()
+		s.path["sed"] = lookResult{path: filepath.Join(dir, "sed")}
+		return s
+	}
+	argv := []string{"sed", "-n", "1p", "a.txt"}
+	good := filepath.Join(bin, "good")
+	mustMkdir(t, good)
+	script(good, `case "$*" in "--sandbox -n w /dev/null") exit 1;; esac; exit 0`)
+	v := set(good).Check(argv, root, r)
+	if v.Outcome != Allow || !slices.Equal(v.Exec, []string{filepath.Join(good, "sed"), "--sandbox", "-n", "1p", "a.txt"}) {
+		t.Errorf("sed with --sandbox: %v %v (%s)", v.Outcome, v.Exec, v.Reason)
+	}
+	ignores := filepath.Join(bin, "ignores")
+	mustMkdir(t, ignores)
+	script(ignores, "exit 0")
+	missing := filepath.Join(bin, "missing")
+	mustMkdir(t, missing)
+	script(missing, "exit 1")
+	inside := filepath.Join(root, "dir")
+	script(inside, `case "$*" in "--sandbox -n w /dev/null") exit 1;; esac; exit 0`)
+	for name, dir := range map[string]string{"ignores unknown options": ignores, "no --sandbox": missing, "inside the project": inside} {
+		v := set(dir).Check(argv, root, r)
+		if v.Outcome != Ask || v.Rule != RuleSpecAsk || !slices.Equal(v.Exec, []string{"sed", "-n", "1p", "a.txt"}) {
+			t.Errorf("sed that %s: %v %s %v (%s), want ask without --sandbox", name, v.Outcome, v.Rule, v.Exec, v.Reason)
+		}
+	}
+	// A denial stays a denial, guard or not.
+	if v := set(missing).Check([]string{"sed", "-i", "s/a/b/", ".git/config"}, root, r); v.Outcome != Deny {
+		t.Errorf("sed -i into .git = %v, want deny", v.Outcome)
+	}
+}
+
+// TestScriptAsks: jq and awk scripts that read the environment or name
+// other files are asked, inline or in a script file.
+func TestScriptAsks(t *testing.T) {
+	t.Parallel()
+	r, _ := newFixture(t)
+	root := r.Root()
+	for name, body := range map[string]string{"env.jq": "{home: env.HOME}\n", "ok.jq": ".a | .environment\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, _ := Default()
+	tests := []struct {
+		argv []string
+		want Outcome
+	}{
+		{[]string{"jq", ".a", "a.txt"}, Allow},
+		{[]string{"jq", ".env", "a.txt"}, Allow},
+		{[]string{"jq", "-n", "env"}, Ask},
+		{[]string{"jq", "-n", "$ENV.HOME"}, Ask},
+		{[]string{"jq", "-f", "env.jq", "a.txt"}, Ask},
+		{[]string{"jq", "-f", "ok.jq", "a.txt"}, Allow},
+		{[]string{"jq", `import "x" as x; .`, "a.txt"}, Ask},
+		{[]string{"gawk", "{ print ENVIRON[\"HOME\"] }", "a.txt"}, Ask},
+		{[]string{"gawk", "-e", "BEGIN { ARGV[1] = \"/etc/passwd\"; ARGC = 2 }", "a.txt"}, Ask},
+	}
+	for _, tt := range tests {
+		sp, _ := s.spec(tt.argv[0])
+		v := sp.check(tt.argv, root, r)
+		if v.Outcome != tt.want {
+			t.Errorf("check(%q) = %v (%s), want %v", tt.argv, v.Outcome, v.Reason, tt.want)
+		}
+	}
+}

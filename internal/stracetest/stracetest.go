@@ -321,6 +321,13 @@ func parseStrace(line, cwd string) (straceCall, bool) {
 		add(-1, 0)
 	case "mkdirat", "unlinkat", "fchmodat", "fchmodat2", "fchownat", "utimensat", "futimesat", "mknodat", "setxattrat", "removexattrat":
 		c.write = true
+		if len(args) > 1 && args[1] == "NULL" {
+			// futimens(fd): the descriptor's own file
+			if p := cwdOf(args[0]); p != "" {
+				c.paths = append(c.paths, p)
+			}
+			break
+		}
 		add(0, 1)
 	case "mkdir", "rmdir", "unlink", "chmod", "chown", "lchown", "utime", "utimes", "truncate", "mknod",
 		"setxattr", "lsetxattr", "removexattr", "lremovexattr":

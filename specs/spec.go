@@ -1030,10 +1030,10 @@ func (sp *spec) print(b *strings.Builder) {
 	if sp.slashPaths {
 		b.WriteString("  an operand holding / is a path (confined)\n")
 	}
-	if sp.bsd != nil && (len(sp.bsdFlags) > 0 || !sp.bsdLong) {
-		b.WriteString("  on macOS and the BSDs (--os darwin|freebsd):")
+	if sp.bsd != nil {
+		b.WriteString("  on macOS and the BSDs (--os darwin|freebsd): options before the first operand")
 		if !sp.bsdLong {
-			b.WriteString(" no long options but those listed;")
+			b.WriteString("; no long options but those listed")
 		}
 		for _, k := range sortedKeys(sp.bsdFlags) {
 			fmt.Fprintf(b, " %s=%s", k, sp.bsdFlags[k])

@@ -1035,6 +1035,9 @@ func (sp *spec) print(b *strings.Builder) {
 		if !sp.bsdLong {
 			b.WriteString("; no long options but those listed")
 		}
+		if len(sp.bsdFlags) > 0 {
+			b.WriteString("; there:")
+		}
 		for _, k := range sortedKeys(sp.bsdFlags) {
 			fmt.Fprintf(b, " %s=%s", k, sp.bsdFlags[k])
 		}

@@ -67,6 +67,10 @@ type Options struct {
 	// Secrets are file name patterns added to [DefaultSecrets] (config
 	// secrets = [...]); nil adds none.
 	Secrets []string
+	// OS is the system to decide for (`--os`, see [specs.ParseOS]): the
+	// dialect of the programs' options, and on windows the Windows path
+	// rules and the backslash rule. "" is the system clada runs on.
+	OS string
 }
 
 // Gateway decides commands for one run. It caches symlink resolution
@@ -92,10 +96,19 @@ func New(opts Options) (*Gateway, error) {
 	if opts.Commands == nil {
 		opts.Commands = &approve.Commands{}
 	}
+	sys, err := specs.ParseOS(opts.OS)
+	if err != nil {
+		return nil, err
+	}
+	opts.OS = sys
+	if sys != specs.HostOS() {
+		opts.Specs = opts.Specs.ForOS(sys)
+	}
 	r, err := specs.NewResolver(opts.Root)
 	if err != nil {
 		return nil, fmt.Errorf("project root: %w", err)
 	}
+	r.ForWindows(sys == specs.OSWindows)
 	return &Gateway{opts: opts, resolver: r, dirs: map[string]bool{}, programs: map[string]string{},
 		secrets: secretPatterns(opts.Secrets)}, nil
 }

@@ -34,6 +34,7 @@ type docExample struct {
 	cmd       string // check, allow or block
 	dir       string
 	untrusted bool
+	os        string // --os
 	body      string
 }
 
@@ -53,6 +54,8 @@ func parseExample(t *testing.T, line string) docExample {
 			ex.dir, rest, _ = strings.Cut(rest, " ")
 		case "--untrusted":
 			ex.untrusted = true
+		case "--os":
+			ex.os, rest, _ = strings.Cut(rest, " ")
 		default:
 			t.Fatalf("docs/rules.md: example %q: the test knows no flag %s", line, flag)
 		}
@@ -143,7 +146,7 @@ func TestRulesDocExamples(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g, err := New(Options{Root: root, Specs: set, Commands: cmds, Untrusted: ex.untrusted})
+				g, err := New(Options{Root: root, Specs: set, Commands: cmds, Untrusted: ex.untrusted, OS: ex.os})
 				if err != nil {
 					t.Fatal(err)
 				}

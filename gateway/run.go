@@ -13,6 +13,7 @@ import (
 	"github.com/clada/clada/output"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/runner"
+	"github.com/clada/clada/specs"
 )
 
 // RuleCSLSyntax marks a RUN block with a CSL block error.
@@ -148,7 +149,7 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 // 1; nothing is executed.
 func (g *Gateway) Check(body, dir string) *Result {
 	r := &Result{Source: "<check>", Line: 1, Command: strings.Trim(body, "\n"), DirAttr: dir, Status: StatusPlanned}
-	argv, err := parser.Command(body)
+	argv, err := parser.New().ForWindows(g.opts.OS == specs.OSWindows).Command(body)
 	var d *parser.DeniedError
 	switch {
 	case errors.As(err, &d):

@@ -147,6 +147,9 @@ func (g *Gateway) isSelf(argv0, dir string) bool {
 	} else if !filepath.IsAbs(p) {
 		p = g.startDir(dir) + string(filepath.Separator) + p
 	}
+	if g.resolver.Windows() && specs.NetworkPath(p) {
+		return false // never looked up: the path-like program is refused as one
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return false
@@ -161,6 +164,9 @@ func (g *Gateway) isSelf(argv0, dir string) bool {
 func (g *Gateway) sameRoot(root, dir string) bool {
 	if !filepath.IsAbs(root) {
 		root = g.startDir(dir) + string(filepath.Separator) + root
+	}
+	if g.resolver.Windows() && specs.NetworkPath(root) {
+		return false // never looked up while deciding
 	}
 	a, err1 := os.Stat(root)
 	b, err2 := os.Stat(g.Root())

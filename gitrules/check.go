@@ -406,6 +406,9 @@ func (t *table) check(args []string) Verdict {
 					return deny(RuleGitOption, a, shown+" takes no value", "write --"+full+" without =")
 				}
 			case kOptional:
+			case kAttached:
+				// Bare, git takes no value: the next word is an
+				// operand and is checked as one.
 			case kValue, kPath, kLineRange, kOutPath:
 				w, bad := value(&i, val, hasEq, o.lastArgDefault, a, "--"+full)
 				if bad != nil {
@@ -413,7 +416,12 @@ func (t *table) check(args []string) Verdict {
 				}
 				if o.name && strings.ContainsAny(w, `/\`) {
 					return deny(RuleGitOption, a, fmt.Sprintf("the value %q of --%s goes into file names and may not contain a path separator", w, full),
-						"give a value without / (the files are written into -o DIR)")
+						"give a plain file name without / or \\")
+				}
+				if o.badValue != nil {
+					if why := o.badValue(w); why != "" {
+						return deny(RuleGitOption, a, fmt.Sprintf("--%s=%s %s", full, w, why), adviceFor[why])
+					}
 				}
 				st.addValue(o.kind, w)
 			}
@@ -450,7 +458,7 @@ func (t *table) check(args []string) Verdict {
 				}
 				if o.name && strings.ContainsAny(w, `/\`) {
 					return deny(RuleGitOption, a, fmt.Sprintf("the value %q of %s goes into file names and may not contain a path separator", w, shown),
-						"give a value without / (the files are written into -o DIR)")
+						"give a plain file name without / or \\")
 				}
 				st.addValue(o.kind, w)
 			}

@@ -21,7 +21,7 @@
 //     grep (never -O), blame, shortlog, describe, rev-list, rev-parse,
 //     for-each-ref, show-ref, show-branch, merge-base, name-rev, cherry,
 //     cat-file, ls-files, ls-tree, diff-tree, diff-index, diff-files,
-//     range-diff, whatchanged, check-ignore, check-attr, count-objects,
+//     whatchanged, check-ignore, check-attr, count-objects,
 //     hash-object (without -w), symbolic-ref NAME, version, and the read
 //     forms of branch and tag (listing), reflog (show, list, exists),
 //     stash list/show, worktree list, notes list/show, bisect log/terms,
@@ -74,9 +74,10 @@
 // SSH signature programs, transports for lazy fetches) or writing the index
 // (diff.autoRefreshIndex), plus --no-ext-diff and --no-textconv right after
 // every read-only subcommand whose table knows them (diff, log, show,
-// whatchanged, reflog, range-diff, format-patch, diff-tree, stash list,
+// whatchanged, reflog, format-patch, diff-tree, stash list,
 // stash show …; --no-textconv after blame). A read-only form that shows a
-// diff without such an option (status -v) is denied. The read-only
+// diff without such an option (status -v) is denied; range-diff, whose
+// child git log gets none of them, is asked. The read-only
 // settings are added only for forms that are not asked, so an approved git
 // tag -s can still sign. [Env] returns the extra
 // environment. Environment variables cannot unset configuration (an empty

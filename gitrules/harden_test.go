@@ -318,7 +318,7 @@ func TestHardenRealGitReads(t *testing.T) {
 		{[]string{"shortlog", "-sne", "HEAD"}, false},
 		{[]string{"for-each-ref", "--format=%(refname)"}, false},
 		{[]string{"rev-list", "--count", "HEAD"}, false},
-		{[]string{"describe", "--always", "--dirty"}, true},
+		{[]string{"describe", "--always"}, false},                         // --dirty, which ran a program here, is asked: it writes .git/index
 		{[]string{"check-ignore", "-v", "--non-matching", "a.txt"}, true}, // exits 1: nothing is ignored
 		{[]string{"diff-tree", "-r", "-p", "HEAD"}, false},
 		{[]string{"diff-index", "-p", "HEAD"}, true},
@@ -341,7 +341,6 @@ func TestHardenRealGitReads(t *testing.T) {
 		{[]string{"format-patch", "--stdout", "-1"}, false},
 		{[]string{"whatchanged", "-p", "-1"}, true},
 		{[]string{"show-branch"}, false},
-		{[]string{"range-diff", "HEAD...HEAD"}, false},
 		{[]string{"stash", "show", "-p"}, false},
 	}
 	for _, c := range commands {

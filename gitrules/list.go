@@ -17,7 +17,7 @@ var readForms = []string{
 func Subcommands() []string {
 	names := append([]string{}, readForms...)
 	for n := range tables {
-		if n != "clean" {
+		if n != "clean" && n != "range-diff" { // clean without -n and range-diff are asked
 			names = append(names, n)
 		}
 	}

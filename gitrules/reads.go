@@ -338,6 +338,14 @@ func checkConfig(args []string) Verdict {
 			return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: a, Subcommand: "config",
 				Reason: "git config --blob reads configuration from a repository object clada cannot look into for credentials",
 				Advice: "the person at the terminal is asked; allowed without asking: " + reads}
+		case "--includes":
+			// With --file (or a scope) git reads no includes unless told
+			// to; told to, it reads whatever path an [include] of a
+			// file the model wrote names, outside the project too, and
+			// prints it as configuration.
+			return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: a, Subcommand: "config",
+				Reason: "git config --includes follows the [include] paths of the file it reads, which may name any file outside the project, and prints that file as configuration",
+				Advice: "read the file itself without --includes (git config --file F --list), or the configuration git uses (git config --list, which follows your own includes)"}
 		case "--name-only":
 			cr.NamesOnly = true
 		case "--no-show-names":

@@ -40,7 +40,17 @@ var readCases = []checkCase{
 	// describe
 	{name: "describe", in: "describe", want: Allow, sub: "describe"},
 	{name: "describe abbrev", in: "describe --abbrev=4", want: Allow, sub: "describe"},
-	{name: "describe all tags", in: "describe --all --tags --always --dirty", want: Allow, sub: "describe"},
+	{name: "describe all tags", in: "describe --all --tags --always", want: Allow, sub: "describe"},
+	{name: "describe dirty asks", in: "describe --dirty", want: Ask, rule: RuleGitSubcommand, arg: "--dirty", sub: "describe", reason: "git describe --dirty rewrites .git/index (found by the strace test)"},
+	{name: "log max-parents bare", in: "log --max-parents /outside/x", want: Allow, sub: "log", paths: []string{"/outside/x"}, reason: "git reads --max-parents only as --max-parents=N; the next word is looked up as a file"},
+	{name: "log max-parents attached", in: "log --max-parents=1", want: Allow, sub: "log"},
+	{name: "rev-list filter bare", in: "rev-list --filter /outside/x", want: Allow, sub: "rev-list", paths: []string{"/outside/x"}},
+	{name: "rev-list missing bare", in: "rev-list --missing /outside/x", want: Allow, sub: "rev-list", paths: []string{"/outside/x"}},
+	{name: "format-patch decorate-refs bare", in: "format-patch --stdout --decorate-refs /outside/x", want: Allow, sub: "format-patch", paths: []string{"/outside/x"}},
+	{name: "log remerge-diff", in: "log --remerge-diff", want: Deny, rule: RuleGitOption, arg: "--remerge-diff", sub: "log", reason: "writes temporary objects into .git/objects"},
+	{name: "log diff-merges remerge", in: "log --diff-merges=remerge", want: Deny, rule: RuleGitOption, arg: "--diff-merges=remerge", sub: "log"},
+	{name: "show diff-merges r", in: "show --diff-merges r", want: Deny, rule: RuleGitOption, arg: "--diff-merges", sub: "show"},
+	{name: "log diff-merges first-parent", in: "log --diff-merges=first-parent", want: Allow, sub: "log"},
 	{name: "describe rev", in: "describe v1.0.0", want: Allow, sub: "describe", paths: []string{"v1.0.0"}},
 	{name: "describe unknown", in: "describe --frob", want: Deny, rule: RuleGitOption, arg: "--frob", sub: "describe"},
 
@@ -59,7 +69,8 @@ var readCases = []checkCase{
 	{name: "diff-tree textconv", in: "diff-tree --textconv HEAD", want: Deny, rule: RuleGitOption, arg: "--textconv", sub: "diff-tree"},
 	{name: "diff-index cached", in: "diff-index --cached HEAD", want: Allow, sub: "diff-index", paths: []string{"HEAD"}},
 	{name: "diff-files", in: "diff-files -p", want: Allow, sub: "diff-files"},
-	{name: "range-diff", in: "range-diff main...HEAD", want: Allow, sub: "range-diff", paths: []string{"main...HEAD"}},
+	{name: "range-diff asks", in: "range-diff main...HEAD", want: Ask, rule: RuleGitSubcommand, arg: "range-diff", sub: "range-diff", reason: "its child git log runs textconv programs"},
+	{name: "range-diff program option still denied", in: "range-diff -O/tmp/x main...HEAD", want: Deny, rule: RuleGitOption, arg: "-O/tmp/x", sub: "range-diff"},
 	{name: "whatchanged", in: "whatchanged -3", want: Allow, sub: "whatchanged"},
 
 	// grep
@@ -174,6 +185,9 @@ var readCases = []checkCase{
 	{name: "config get new style", in: "config get core.editor", want: Allow, sub: "config"},
 	{name: "config get-regexp", in: "config --get-regexp ^remote", want: Allow, sub: "config"},
 	{name: "config file", in: "config --file .gitmodules --list", want: Allow, sub: "config", paths: []string{".gitmodules"}},
+	{name: "config file includes", in: "config --file evil.cfg --includes --list", want: Deny, rule: RuleGitOption, arg: "--includes", sub: "config", reason: "an [include] in a file the model wrote names any file outside"},
+	{name: "config includes get", in: "config --includes --get app.region", want: Deny, rule: RuleGitOption, arg: "--includes", sub: "config"},
+	{name: "config no-includes", in: "config --file x.cfg --no-includes --list", want: Allow, sub: "config", paths: []string{"x.cfg"}},
 	{name: "config file attached", in: "config -f.gitmodules --list", want: Allow, sub: "config", paths: []string{".gitmodules"}},
 	{name: "config credential asks", in: "config --get credential.helper", want: Ask, rule: RuleGitSubcommand, arg: "credential.helper", sub: "config"},
 	{name: "config credential case asks", in: "config Credential.https://x.Username", want: Ask, rule: RuleGitSubcommand, arg: "Credential.https://x.Username", sub: "config"},

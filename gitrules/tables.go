@@ -17,6 +17,7 @@ const (
 	kPath                  // like kValue; the value is a file git opens (reported in Paths)
 	kLineRange             // log -L <range>:<file>; the file is reported in Paths
 	kOutPath               // like kValue; the value is a file or directory git writes (reported in Writes)
+	kAttached              // value only as --opt=VALUE; bare --opt takes no value, so the next word is an operand (rev-parse --since)
 	kDeny                  // denied wherever it appears
 )
 
@@ -36,6 +37,9 @@ type opt struct {
 	// name: the value becomes part of a file name (format-patch --suffix,
 	// -v), so it may not contain a path separator.
 	name bool
+	// badValue, when set, returns why a value is denied ("" when fine):
+	// --diff-merges=remerge writes into .git/objects.
+	badValue func(string) string
 	// textconv: the option shows a diff with the textconv drivers of git
 	// configuration and nothing turns them off (git status -v); the
 	// command is allowed only when no driver is configured
@@ -43,10 +47,20 @@ type opt struct {
 	textconv bool
 }
 
+// remergeValue denies --diff-merges=remerge (and r), which writes into
+// .git/objects as --remerge-diff does.
+func remergeValue(v string) string {
+	if v == "remerge" || v == "r" {
+		return reasonRemerge
+	}
+	return ""
+}
+
 func b() opt            { return opt{kind: kBool} }
 func o() opt            { return opt{kind: kOptional} }
 func v() opt            { return opt{kind: kValue} }
 func p() opt            { return opt{kind: kPath} }
+func at() opt           { return opt{kind: kAttached} }
 func deny(r string) opt { return opt{kind: kDeny, reason: r, advice: adviceFor[r]} }
 
 // asks returns o that makes the command Ask with reason r.
@@ -63,6 +77,7 @@ const (
 	reasonContents = "makes blame read another file in place of the one blamed"
 	reasonSign     = "runs the gpg program named in git configuration"
 	reasonOrder    = "reads an order file or opens a pager"
+	reasonRemerge  = "writes temporary objects into .git/objects to remerge each merge"
 )
 
 // adviceFor says what to do instead, per reason.
@@ -76,6 +91,7 @@ var adviceFor = map[string]string{
 	reasonContents: "blame the file itself: git blame <file>",
 	reasonSign:     "drop the option; show the raw signature with git log --format=%GG only with approval",
 	reasonOrder:    "drop -O; use git diff with pathspecs to choose files",
+	reasonRemerge:  "show merges with --diff-merges=first-parent or --cc instead",
 	reasonBranch:   "only listing branches is allowed (git branch, -a, -r, -v, --list <pattern>); write a RUN block without the option and the person will be asked for anything else",
 }
 
@@ -149,20 +165,20 @@ func revLong() map[string]opt {
 		"cherry-pick": b(), "clear-decorations": b(), "combined-all-paths": b(),
 		"committer": v(), "date": v(), "date-order": b(), "decorate": o(),
 		"decorate-refs": v(), "decorate-refs-exclude": v(), "dense": b(),
-		"diff-merges": v(), "do-walk": b(), "encoding": v(), "exclude": v(),
+		"diff-merges": {kind: kValue, badValue: remergeValue}, "do-walk": b(), "encoding": v(), "exclude": v(),
 		"expand-tabs": o(), "extended-regexp": b(), "first-parent": b(),
 		"fixed-strings": b(), "follow": b(), "format": o(), "full-diff": b(),
 		"full-history": b(), "glob": v(), "graph": b(), "grep": v(),
 		"grep-reflog": v(), "ignore-missing": b(), "invert-grep": b(),
 		"left-only": b(), "left-right": b(), "log-size": b(), "max-age": v(),
-		"max-count": v(), "max-parents": v(), "merge": b(), "merges": b(),
-		"min-age": v(), "min-parents": v(), "no-abbrev": b(),
+		"max-count": v(), "max-parents": at(), "merge": b(), "merges": b(),
+		"min-age": v(), "min-parents": at(), "no-abbrev": b(),
 		"no-abbrev-commit": b(), "no-decorate": b(), "no-diff-merges": b(),
 		"no-expand-tabs": b(), "no-max-parents": b(), "no-merges": b(),
 		"no-min-parents": b(), "no-notes": b(), "no-walk": o(), "not": b(),
 		"notes": o(), "oneline": b(), "parents": b(), "perl-regexp": b(),
 		"pretty": o(), "reflog": b(), "regexp-ignore-case": b(),
-		"relative-date": b(), "remerge-diff": b(), "remotes": o(), "reverse": b(),
+		"relative-date": b(), "remerge-diff": deny(reasonRemerge), "remotes": o(), "reverse": b(),
 		"right-only": b(), "show-linear-break": o(), "show-pulls": b(),
 		"simplify-by-decoration": b(), "simplify-merges": b(),
 		"single-worktree": b(), "since": v(), "skip": v(), "source": b(),
@@ -333,11 +349,21 @@ var (
 			"-p, --stat, --name-only, --name-status, -q")
 	})
 
+	// range-diff runs `git log -p` in a child process, which gets none
+	// of the options clada adds: its diffs run the textconv programs
+	// that the attributes (a .gitattributes the model can write) name.
+	// So it is asked.
 	rangeDiffTable = lazyTable(func() *table {
-		return newTable("range-diff", merge(diffLong(), map[string]opt{
+		t := newTable("range-diff", merge(diffLong(), map[string]opt{
 			"creation-factor": v(), "left-only": b(), "no-dual-color": b(),
 			"no-notes": b(), "notes": o(), "right-only": b(),
 		}), diffShort(), "--creation-factor=<n>, --no-dual-color, --stat")
+		t.finish = func(*state) *Verdict {
+			return &Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: "range-diff",
+				Reason: "git range-diff runs git log in a child process without --no-textconv, so the textconv programs named in git configuration run on the diffs",
+				Advice: "compare the commits with git log -p or git diff A B, which clada runs with textconv off; otherwise the person is asked"}
+		}
+		return t
 	})
 
 	whatchangedTable = lazyTable(func() *table {
@@ -363,7 +389,10 @@ var (
 			"abbrev": o(), "cached": b(), "debug": b(), "deduplicate": b(),
 			"deleted": b(), "directory": b(), "empty-directory": b(), "eol": b(),
 			"error-unmatch": b(), "exclude": v(), "exclude-from": p(),
-			"exclude-per-directory": v(), "exclude-standard": b(), "format": v(),
+			// a file name git opens in every directory: no separator,
+			// so --exclude-per-directory=/etc/shadow cannot name a file
+			// outside the project
+			"exclude-per-directory": {kind: kValue, name: true}, "exclude-standard": b(), "format": v(),
 			"full-name": b(), "ignored": b(), "killed": b(), "modified": b(),
 			"others": b(), "recurse-submodules": b(), "resolve-undo": b(),
 			"sparse": b(), "stage": b(), "unmerged": b(), "with-tree": v(),
@@ -384,32 +413,44 @@ var (
 
 	// rev-parse parses its options by hand: no abbreviations in git, but
 	// accepting one here only makes git fail, never run something else.
+	// It reads --since, --after, --before, --until, --exclude, --glob,
+	// --disambiguate and --path-format only as --opt=VALUE: written
+	// bare, the option is echoed and the next word is an argument that
+	// rev-parse looks up as a revision or a file (git rev-parse --since
+	// /outside/x tells whether that file exists), so that word is checked
+	// as a path. --prefix joins its value onto every later path.
 	revParseTable = lazyTable(func() *table {
 		return newTable("rev-parse", map[string]opt{
-			"abbrev-ref": o(), "absolute-git-dir": b(), "after": v(), "all": b(),
-			"before": v(), "branches": o(), "default": v(), "disambiguate": v(),
-			"exclude": v(), "flags": b(), "git-common-dir": b(), "git-dir": b(),
-			"git-path": v(), "glob": v(), "is-bare-repository": b(),
+			"abbrev-ref": o(), "absolute-git-dir": b(), "after": at(), "all": b(),
+			"before": at(), "branches": o(), "default": v(), "disambiguate": at(),
+			"exclude": at(), "exclude-hidden": at(), "flags": b(), "git-common-dir": b(), "git-dir": b(),
+			"git-path": v(), "glob": at(), "is-bare-repository": b(),
 			"is-inside-git-dir": b(), "is-inside-work-tree": b(),
 			"is-shallow-repository": b(), "local-env-vars": b(), "no-flags": b(),
-			"no-revs": b(), "not": b(), "path-format": v(), "prefix": v(),
+			"no-revs": b(), "not": b(), "path-format": at(),
+			"prefix": {kind: kDeny, reason: "joins its value onto every later path, so rev-parse looks up files clada never sees (--prefix /outside/ x stats /outside/x)",
+				advice: "run git rev-parse from the directory itself (a RUN block's dir attribute), without --prefix"},
 			"quiet": b(), "remotes": o(), "revs-only": b(), "short": o(),
 			"shared-index-path": b(), "show-cdup": b(), "show-object-format": o(),
 			"show-prefix": b(), "show-ref-format": b(),
 			"show-superproject-working-tree": denySuperproject, "show-toplevel": b(),
-			"since": v(), "sq": b(), "symbolic": b(), "symbolic-full-name": b(),
-			"tags": o(), "until": v(), "verify": b(),
+			"since": at(), "sq": b(), "symbolic": b(), "symbolic-full-name": b(),
+			"tags": o(), "until": at(), "verify": b(),
 		}, map[byte]opt{'q': b()},
 			"--show-toplevel, --git-dir, --abbrev-ref, --short, --verify, -q")
 	})
 
+	// rev-list reads --filter, --missing, --exclude-hidden and
+	// --decorate-refs(-exclude) only as --opt=VALUE (found by the strace
+	// test: bare, the next word is looked up as a file).
 	revListTable = lazyTable(func() *table {
 		t := newTable("rev-list", merge(revLong(), map[string]opt{
 			"bisect-all": b(), "bisect-vars": b(), "children": b(), "count": b(),
-			"disk-usage": o(), "exclude-first-parent-only": b(), "exclude-hidden": v(),
-			"filter": v(), "filter-print-omitted": b(), "filter-provided-objects": b(),
+			"decorate-refs": at(), "decorate-refs-exclude": at(),
+			"disk-usage": o(), "exclude-first-parent-only": b(), "exclude-hidden": at(),
+			"filter": at(), "filter-print-omitted": b(), "filter-provided-objects": b(),
 			"header": b(), "in-commit-order": b(), "indexed-objects": b(),
-			"missing": v(), "no-filter": b(), "no-object-names": b(),
+			"missing": at(), "no-filter": b(), "no-object-names": b(),
 			"object-names": b(), "objects": b(), "objects-edge": b(),
 			"objects-edge-aggressive": b(), "quiet": b(), "remove-empty": b(),
 			"stdin": b(), "timestamp": b(), "unpacked": b(),
@@ -430,9 +471,10 @@ var (
 	describeTable = lazyTable(func() *table {
 		return newTable("describe", map[string]opt{
 			"abbrev": o(), "all": b(), "always": b(), "broken": o(), "candidates": v(),
-			"contains": b(), "debug": b(), "dirty": o(), "exact-match": b(),
+			"contains": b(), "debug": b(), "exact-match": b(),
+			"dirty":   asks(o(), "refreshes the index to see whether the work tree is dirty, writing .git/index"),
 			"exclude": v(), "first-parent": b(), "long": b(), "match": v(), "tags": b(),
-		}, nil, "--tags, --all, --always, --abbrev=<n>, --long, --dirty, --exact-match")
+		}, nil, "--tags, --all, --always, --abbrev=<n>, --long, --exact-match")
 	})
 
 	nameRevTable = lazyTable(func() *table {
@@ -657,6 +699,7 @@ var (
 		t := newTable("format-patch", merge(diffLong(), revLong(), map[string]opt{
 			"add-header": v(), "attach": o(), "base": v(), "cc": v(),
 			"cover-from-description": v(), "cover-letter": b(), "creation-factor": v(),
+			"decorate-refs": at(), "decorate-refs-exclude": at(), // only --opt=VALUE here
 			"description-file": p(), "encode-email-headers": b(),
 			"filename-max-length": v(), "force-in-body-from": b(), "from": o(),
 			"ignore-if-in-upstream": b(), "in-reply-to": v(), "inline": o(),

@@ -143,12 +143,17 @@ func RunExit(p *gateway.Plan, interrupted bool) int {
 }
 
 // ReadDocuments parses every input: files in order, "-" or nothing for
-// stdin. A file that cannot be read is an error.
-func ReadDocuments(files []string, stdin io.Reader) ([]*parser.Document, error) {
+// stdin. A file that cannot be read is an error. With windows set, a
+// word whose backslashes the bash syntax removed is refused, as on
+// Windows (`--os windows`).
+func ReadDocuments(files []string, stdin io.Reader, windows bool) ([]*parser.Document, error) {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
 	ps := parser.New()
+	if windows {
+		ps.ForWindows(true)
+	}
 	var docs []*parser.Document
 	stdinUsed := false
 	for _, name := range files {

@@ -23,6 +23,10 @@ type Options struct {
 	// Untrusted asks even for commands the specs allow (also
 	// `untrusted = true` in config.toml).
 	Untrusted bool
+	// OS is the system to decide for (`--os`; see specs.ParseOS): ""
+	// is the one clada runs on. Only for decisions (check, dry run):
+	// the caller refuses it with a real run.
+	OS string
 }
 
 // Project is an opened project root. See the package documentation for
@@ -43,6 +47,7 @@ type Project struct {
 	// commands.toml by [Project.Gateway].
 	Commands  *approve.Commands
 	untrusted bool
+	os        string // Options.OS, checked
 }
 
 // Error is a failure to open a project, with advice for the person.
@@ -128,7 +133,11 @@ func Open(o Options) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Project{untrusted: o.Untrusted}
+	sys, err := specs.ParseOS(o.OS)
+	if err != nil {
+		return nil, hint(err, "--os darwin, freebsd, linux or windows")
+	}
+	p := &Project{untrusted: o.Untrusted, os: sys}
 	if p.Root, p.Discovered, err = locate(o.Root, wd); err != nil {
 		return nil, err
 	}
@@ -182,8 +191,11 @@ func (p *Project) Gateway() (*gateway.Gateway, error) {
 		return nil, hint(err, "fix the file; clada never rewrites it")
 	}
 	return gateway.New(gateway.Options{Root: p.Root, Base: p.Base, Specs: p.Specs, Commands: p.Commands,
-		Untrusted: p.untrusted || p.Config.Untrusted, NoHardBlocks: !p.Config.HardBlocks, Secrets: p.Config.Secrets})
+		Untrusted: p.untrusted || p.Config.Untrusted, NoHardBlocks: !p.Config.HardBlocks, Secrets: p.Config.Secrets, OS: p.os})
 }
+
+// OS is the system the project's decisions are made for.
+func (p *Project) OS() string { return p.os }
 
 // Where says which root and how it was found (how as [Locate] returns
 // it), for `clada list` and `clada allow`, e.g. "/src/app (found by .clada/)".

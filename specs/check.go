@@ -40,7 +40,7 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	if sp == nil {
 		return Verdict{Outcome: NoSpec, Reason: "no spec for " + name}
 	}
-	v := sp.check(argv, dir, r)
+	v := sp.forDialect(s.dialect).check(argv, dir, r)
 	if v.Outcome != Allow && v.Outcome != Ask {
 		return v
 	}
@@ -124,20 +124,20 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		}
 		p.target = false
 	}
-	var touched []Path // every path the command opens, for Verdict.Paths
+	var flagTouched []Path
 	for _, fp := range p.flagPaths {
 		if sp.noRemote && remotePath(fp.arg) {
 			return remoteDeny(sp.name, fp.arg)
 		}
 		if devNullOut(fp, sp.targetDir) {
-			touched = append(touched, Path{fp.arg, fp.arg})
+			flagTouched = append(flagTouched, Path{fp.arg, fp.arg})
 			continue
 		}
 		res, err := r.Confine(dir, fp.arg, fp.write)
 		if err != nil {
 			return denyErr(err)
 		}
-		touched = append(touched, Path{fp.arg, res})
+		flagTouched = append(flagTouched, Path{fp.arg, res})
 	}
 	ops := p.operands
 	npos := sp.positionals
@@ -150,6 +150,14 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 	if npos > len(ops) {
 		npos = len(ops)
 	}
+	for _, o := range ops {
+		for prefix, why := range sp.forbidOperands {
+			if strings.HasPrefix(o, prefix) {
+				return Verdict{Outcome: Deny, Rule: RuleSpec, Arg: o, Reason: fmt.Sprintf("%s operand %s starts with %q: %s", sp.name, o, prefix, why),
+					Advice: "name a file that starts with " + prefix + " as ./" + o + "; " + sp.usage()}
+			}
+		}
+	}
 	for _, o := range ops[:npos] {
 		if sp.positionalPrefix != "" && !strings.HasPrefix(o, sp.positionalPrefix) {
 			return Verdict{Outcome: Deny, Rule: RuleSpec, Arg: o, Reason: fmt.Sprintf("%s operand %s must start with %q", sp.name, o, sp.positionalPrefix), Advice: sp.usage()}
@@ -160,6 +168,22 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 			}
 		}
 	}
+	var touched []Path // every path the command opens, for Verdict.Paths
+	if sp.slashPaths {
+		// which /outside/x tests that file: an operand with a
+		// separator is a path, read.
+		for _, o := range ops[:npos] {
+			if !strings.ContainsAny(o, `/\`) {
+				continue
+			}
+			res, err := r.Confine(dir, o, false)
+			if err != nil {
+				return denyErr(err)
+			}
+			touched = append(touched, Path{o, res})
+		}
+	}
+	touched = append(flagTouched, touched...)
 	paths := ops[npos:]
 	if sp.modeOperand && npos == 0 && !p.pattern {
 		return Verdict{Outcome: Deny, Rule: RuleSpec, Reason: sp.name + " needs a mode", Advice: sp.usage()}
@@ -338,6 +362,19 @@ func (s *Set) CheckExamples(r *Resolver) error {
 				if v := sp.checkExample(ex, r); v.Outcome != Ask {
 					errs = append(errs, fmt.Errorf("%s: %s: asked example %q is %s: %s", sp.source, part.name, ex, v.Outcome, v.Reason))
 				}
+			}
+		}
+		// The examples above hold under the GNU dialect wherever clada
+		// runs; bsd_allow and bsd_deny under the BSD dialect.
+		bsd := sp.forDialect(DialectBSD)
+		for _, ex := range sp.bsdAllow {
+			if v := bsd.checkExample(ex, r); v.Outcome != Allow {
+				errs = append(errs, fmt.Errorf("%s: %s: bsd_allow example %q is %s under the BSD dialect: %s", sp.source, name, ex, v.Outcome, v.Reason))
+			}
+		}
+		for _, ex := range sp.bsdDeny {
+			if v := bsd.checkExample(ex, r); v.Outcome != Deny {
+				errs = append(errs, fmt.Errorf("%s: %s: bsd_deny example %q is %s under the BSD dialect", sp.source, name, ex, v.Outcome))
 			}
 		}
 	}

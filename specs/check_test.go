@@ -16,6 +16,7 @@ func testSet(t testing.TB) *Set {
 		t.Fatal(err)
 	}
 	s := newSet(nil, def.base)
+	s.dialect = DialectGNU // the cases are GNU command lines wherever the test runs
 	s.path["tree"] = lookResult{path: "/usr/bin/tree"}
 	s.path["rg"] = lookResult{path: "/usr/bin/rg"}
 	return s
@@ -242,11 +243,101 @@ var checkCases = []checkCase{
 	{in: "python3 script.py", want: Ask, rule: RuleSpecAsk}, {in: "ruby script.rb", want: NoSpec},
 }
 
+// sideEffectCases are options and spellings that reach what a spec
+// forbids by another way (issue 16 §1, §5), under the GNU dialect.
+var sideEffectCases = []checkCase{
+	denyArg("tail +1f a.txt", RuleSpec, "+1f"), denyArg("tail +5 a.txt", RuleSpec, "+5"), denyArg("tail a.txt +1f", RuleSpec, "+1f"),
+	allow("tail ./+1f"), allow("tail -n +1 a.txt"),
+	denyArg("which /etc/passwd", RulePathOutsideRoot, "/etc/passwd"), denyArg("which ../x", RulePathOutsideRoot, "../x"),
+	deny("which escape/passwd", RulePathOutsideRoot), allow("which ls"), allow("which ./a.txt"), allow("which dir/x"),
+	denyArg("diff -l a.txt b.txt", RuleUnknownFlag, "-l"), denyArg("diff --paginate a.txt b.txt", RuleUnknownFlag, "--paginate"),
+	denyArg("diff -ul a.txt b.txt", RuleUnknownFlag, "-ul"),
+	denyArg("file -p a.txt", RuleUnknownFlag, "-p"), denyArg("file --preserve-date .git/config", RuleUnknownFlag, "--preserve-date"),
+	denyArg("file -bp a.txt", RuleUnknownFlag, "-bp"),
+}
+
+func TestCheckSideEffects(t *testing.T) {
+	t.Parallel()
+	runCases(t, testSet(t), sideEffectCases)
+}
+
+// bsdCases are decided under the BSD dialect (clada check --os darwin):
+// the first operand ends the options, and options that differ there are
+// typed as macOS has them.
+var bsdCases = []checkCase{
+	// An option after an operand: a file name for BSD getopt, an option
+	// for GNU or getopt_long programs.
+	denyArg("touch a.txt -t /outside/x", RuleOptionAfterOperand, "-t"),
+	denyArg("stat a.txt -c /etc/passwd", RuleOptionAfterOperand, "-c"),
+	denyArg("ls . --hide /etc", RuleOptionAfterOperand, "--hide"),
+	denyArg("rm a.txt -rf", RuleOptionAfterOperand, "-rf"), denyArg("cat a.txt -- b.txt", RuleOptionAfterOperand, "--"),
+	denyArg("grep foo a.txt --exclude-from=/etc/x", RuleOptionAfterOperand, "--exclude-from=/etc/x"),
+	denyArg("head a.txt -5", RuleOptionAfterOperand, "-5"), denyArg("cp a.txt b.txt -R", RuleOptionAfterOperand, "-R"),
+	allow("touch -t 202001010000 a.txt"), allow("rm -rf dir"), allow("rm -- -x"), allow("cat -"), allow("cat a.txt - b.txt"),
+	allow("grep -rn TODO ."), allow("grep -e foo a.txt"), allow("head -5 a.txt"),
+	// ls: -I, -T and -w take no value on macOS, so the next word is an
+	// operand; GNU long options do not exist there.
+	denyArg("ls -I /etc", RulePathOutsideRoot, "/etc"), denyArg("ls -T /etc", RulePathOutsideRoot, "/etc"),
+	deny("ls -w ../x", RulePathOutsideRoot), allow("ls -I dir"), allow("ls -la dir"), allow("ls --color=auto"),
+	denyArg("ls --hide=x", RuleUnknownFlag, "--hide=x"), deny("ls --all", RuleUnknownFlag), allow("ls -D %F -l"),
+	// stat: -f and -t take a format on macOS, a format that GNU stat
+	// would read as a file: checked as a path.
+	allow("stat -f %z a.txt"), allow("stat -x a.txt"), denyArg("stat -f /etc/passwd a.txt", RulePathOutsideRoot, "/etc/passwd"),
+	denyArg("stat -c %s a.txt", RuleUnknownFlag, "-c"), deny("stat --format=%n a.txt", RuleUnknownFlag),
+	// cp and mv have no -t, -T, -u, -b on macOS.
+	denyArg("cp -t dir a.txt", RuleUnknownFlag, "-t"), denyArg("mv -T a.txt b.txt", RuleUnknownFlag, "-T"), allow("cp -R src dir2"),
+	// date: -d sets the kernel's DST on old macOS; -r names a file or seconds.
+	denyArg("date -d yesterday", RuleUnknownFlag, "-d"), deny("date -r /etc/passwd", RulePathOutsideRoot), allow("date -r a.txt"),
+	allow("date -u +%F"), denyArg("date +%F -u", RuleOptionAfterOperand, "-u"),
+	// Portable programs parse alike everywhere; find has its own parser.
+	allow("rg foo dir -i"), allow("xxd -l 16 a.txt"), allow("find . -name x"), deny("find /etc", RulePathOutsideRoot),
+	// GNU's traps stay closed.
+	deny("tail +1f a.txt", RuleSpec), deny("which /etc/passwd", RulePathOutsideRoot), deny("diff -l a.txt b.txt", RuleUnknownFlag),
+}
+
+func TestCheckBSD(t *testing.T) {
+	t.Parallel()
+	s := testSet(t).ForOS(OSDarwin)
+	s.path["rg"] = lookResult{path: "/usr/bin/rg"}
+	if s.Dialect() != DialectBSD {
+		t.Fatalf("ForOS(darwin) dialect = %s", s.Dialect())
+	}
+	runCases(t, s, bsdCases)
+	// The same command lines under the GNU dialect: what BSD parsing
+	// changes.
+	gnu := testSet(t)
+	for _, in := range []string{"touch a.txt -t x", "rm a.txt -rf", "ls -I x", "stat -c %s a.txt", "date -d yesterday"} {
+		argv, _ := splitExample(in)
+		r, _ := newFixture(t)
+		if v := gnu.Check(argv, r.Root(), r); v.Outcome != Allow {
+			t.Errorf("GNU dialect: %s is %s (%s), want allow", in, v.Outcome, v.Reason)
+		}
+	}
+}
+
+func TestDialectOf(t *testing.T) {
+	for os, want := range map[string]Dialect{OSLinux: DialectGNU, OSWindows: DialectGNU, OSDarwin: DialectBSD, OSFreeBSD: DialectBSD, "openbsd": DialectBSD} {
+		if got := DialectOf(os); got != want {
+			t.Errorf("DialectOf(%s) = %s, want %s", os, got, want)
+		}
+	}
+	if _, err := ParseOS("plan9"); err == nil {
+		t.Error("ParseOS(plan9) accepted")
+	}
+	if got, _ := ParseOS(""); got != HostOS() {
+		t.Errorf("ParseOS(\"\") = %s, want the host %s", got, HostOS())
+	}
+}
+
 func TestCheck(t *testing.T) {
 	t.Parallel()
-	s := testSet(t)
+	runCases(t, testSet(t), checkCases)
+}
+
+func runCases(t *testing.T, s *Set, cases []checkCase) {
+	t.Helper()
 	r, _ := newFixture(t)
-	for _, tt := range checkCases {
+	for _, tt := range cases {
 		t.Run(tt.in, func(t *testing.T) {
 			argv, err := splitExample(tt.in)
 			if err != nil {
@@ -287,7 +378,7 @@ func TestHarden(t *testing.T) {
 		{"diff -ru dir dir2", []string{"--no-dereference", "-ru", "dir", "dir2"}},
 		{"diff a.txt b.txt", []string{"--no-dereference", "a.txt", "b.txt"}},
 		{"diff -- a.txt b.txt", []string{"--no-dereference", "--", "a.txt", "b.txt"}},
-		{"rg foo", []string{"--no-config", "foo"}},
+		{"rg foo", []string{"--no-config", "--no-ignore-parent", "foo"}},
 		{"cat a.txt", []string{"a.txt"}},
 	}
 	for _, tt := range tests {

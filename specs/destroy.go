@@ -141,6 +141,10 @@ func (sp *spec) destroyed(p parsed, paths []string, dir string, r *Resolver) []D
 // that rm or mv removes. A trailing slash, "." or ".." at the end follows
 // it. It returns "" when p cannot be resolved inside the root.
 func (r *Resolver) entry(base, p string) string {
+	if r.windows {
+		// Both separators separate (--os windows on a POSIX system too).
+		p = filepath.FromSlash(strings.ReplaceAll(p, `\`, "/"))
+	}
 	name := filepath.Base(p)
 	if strings.HasSuffix(p, "/") || strings.HasSuffix(p, string(filepath.Separator)) || name == "." || name == ".." || name == string(filepath.Separator) {
 		res, err := r.Resolve(base, p)

@@ -55,6 +55,9 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 	dashDone := false // "--" ended the flags
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if sp.bsdOrder && !done && len(p.operands) > 0 && len(a) >= 2 && a[0] == '-' {
+			return p, sp.optionAfterOperand(a, p.operands[0])
+		}
 		switch {
 		case done && !dashDone && sp.subs == nil && len(a) > 1 && a[0] == '-':
 			// xxd a.txt -p: without permutation, a flag after an

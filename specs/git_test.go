@@ -84,7 +84,7 @@ func TestCheckExec(t *testing.T) {
 	s := testSet(t)
 	r, _ := newFixture(t)
 	got := s.Check([]string{"rg", "-n", "foo"}, r.Root(), r)
-	if diff := cmp.Diff([]string{"/usr/bin/rg", "--no-config", "-n", "foo"}, got.Exec); diff != "" {
+	if diff := cmp.Diff([]string{"/usr/bin/rg", "--no-config", "--no-ignore-parent", "-n", "foo"}, got.Exec); diff != "" {
 		t.Errorf("rg Exec (-want +got):\n%s", diff)
 	}
 	s2 := testSet(t)

@@ -34,7 +34,8 @@ const maxLinks = 40
 // that the command replaced by a symlink, or a missing name it created as
 // one, would still be seen as before. A Resolver is safe for concurrent use.
 type Resolver struct {
-	root string // absolute, symlink-free, cleaned
+	root    string // absolute, symlink-free, cleaned
+	windows bool   // apply the Windows path rules (winpath.go); always on Windows
 
 	mu sync.Mutex // guards nodes and bases
 	// nodes caches lstat results of absolute symlink-free paths: a
@@ -71,7 +72,8 @@ func NewResolver(root string) (*Resolver, error) {
 	if !fi.IsDir() {
 		return nil, &fs.PathError{Op: "resolver", Path: root, Err: errors.New("not a directory")}
 	}
-	return &Resolver{root: filepath.Clean(real), nodes: map[string]node{}, bases: map[string]string{}}, nil
+	r := &Resolver{root: filepath.Clean(real), nodes: map[string]node{}, bases: map[string]string{}}
+	return r.ForWindows(false), nil
 }
 
 // Root returns the absolute, symlink-resolved project root.
@@ -91,10 +93,38 @@ func (r *Resolver) Reset() {
 // absolute resolved path, or a *DeniedError with RulePathOutsideRoot when
 // it leaves the root or starts with "~".
 func (r *Resolver) Resolve(base, p string) (string, error) {
+	asWritten := p
+	if r.windows {
+		s, derr := windowsPath(p)
+		if derr != nil {
+			return "", derr
+		}
+		p = filepath.FromSlash(s)
+		if hasDotDot(s) {
+			// Windows applies ".." to the text before it follows any
+			// link; clada follows links first, as POSIX does. Both
+			// readings must name the same file.
+			lex := filepath.Clean(p)
+			if !filepath.IsAbs(p) {
+				lex = windowsLexical(base, s)
+			}
+			a, errA := r.resolve(base, p)
+			b, errB := r.resolve(base, lex)
+			if errA == nil && errB == nil && a != b {
+				return "", &DeniedError{
+					Rule:   RulePathOutsideRoot,
+					Arg:    asWritten,
+					Reason: fmt.Sprintf("%s holds .. after a link: Windows applies .. first and reaches %s, while the link leads to %s", asWritten, b, a),
+					Advice: "write the path without .. (name the target directly)",
+				}
+			}
+		}
+	}
 	res, err := r.resolve(base, p)
 	if err != nil {
 		return "", err
 	}
+	p = asWritten
 	if !r.inside(res) {
 		return "", &DeniedError{
 			Rule:   RulePathOutsideRoot,
@@ -190,7 +220,8 @@ func within(root, p string) bool {
 	if p == root {
 		return true
 	}
-	if root == string(filepath.Separator) {
+	if strings.HasSuffix(root, string(filepath.Separator)) {
+		// "/" or a volume root such as C:\
 		return strings.HasPrefix(p, root)
 	}
 	return strings.HasPrefix(p, root) && p[len(root)] == filepath.Separator
@@ -224,7 +255,8 @@ func (r *Resolver) resolve(base, p string) (string, error) {
 	links := 0
 	var start string
 	if filepath.IsAbs(p) {
-		start = string(filepath.Separator)
+		vol := filepath.VolumeName(p)
+		start, p = vol+string(filepath.Separator), p[len(vol):]
 	} else {
 		b, ok := r.bases[base]
 		if !ok {
@@ -232,7 +264,8 @@ func (r *Resolver) resolve(base, p string) (string, error) {
 				return "", &DeniedError{Rule: RulePathOutsideRoot, Arg: base, Reason: "working directory " + base + " is not absolute", Advice: "pass an absolute directory"}
 			}
 			var err error
-			b, err = r.walk(string(filepath.Separator), base, &links)
+			vol := filepath.VolumeName(base)
+			b, err = r.walk(vol+string(filepath.Separator), base[len(vol):], &links)
 			if err != nil {
 				return "", err
 			}
@@ -308,8 +341,8 @@ func (r *Resolver) walk(cur, p string, links *int) (string, error) {
 			continue
 		}
 		next := cur + sep + c
-		if cur == sep {
-			next = sep + c
+		if strings.HasSuffix(cur, sep) {
+			next = cur + c // "/" or a volume root C:\
 		}
 		n, ok := r.nodes[next]
 		if !ok {
@@ -348,11 +381,12 @@ func (r *Resolver) walk(cur, p string, links *int) (string, error) {
 		}
 		// A target is followed as the kernel does: "~x" is a file named
 		// ~x next to the link, never the home directory.
-		from := cur
-		if filepath.IsAbs(n.target) {
-			from = sep
+		from, target := cur, n.target
+		if filepath.IsAbs(target) {
+			vol := filepath.VolumeName(target)
+			from, target = vol+sep, target[len(vol):]
 		}
-		res, err := r.walk(from, n.target, links)
+		res, err := r.walk(from, target, links)
 		if err != nil {
 			return "", err
 		}

@@ -134,6 +134,13 @@ type fileSpec struct {
 	TargetSelf       tomlStrings `toml:"target_self"`
 	Allow            tomlStrings `toml:"allow"`
 	Deny             tomlStrings `toml:"deny"`
+	ForbidOperands   textMap     `toml:"forbid_operands"`
+	SlashPaths       tomlBool    `toml:"slash_paths"`
+	BSDFlags         bsdMap      `toml:"bsd_flags"`
+	BSDLong          *tomlBool   `toml:"bsd_long"`
+	BSDAllow         tomlStrings `toml:"bsd_allow"`
+	BSDDeny          tomlStrings `toml:"bsd_deny"`
+	Portable         tomlBool    `toml:"portable"`
 	// Fields of project runners and of the tools added with the packs
 	// (docs/specs.md).
 	Ask         tomlBool    `toml:"ask"`
@@ -336,6 +343,19 @@ type spec struct {
 	env         []string    // NAME=VALUE entries the program runs with (less: LESSSECURE=1)
 	scriptAsks  []scriptAsk // patterns of the script (jq filter, awk program) that make the command asked
 	noHelp      bool        // a lone --help or --version is not special: the program loads project code for it (pytest)
+
+	forbidOperands map[string]string // operand prefix → why an operand starting with it is denied (tail +1f)
+	slashPaths     bool              // a non-path operand holding / is a path the program looks at (which /x)
+
+	// The BSD dialect (dialect.go): bsd is the spec applied there, nil
+	// on that spec itself; bsdOrder refuses an option after the first
+	// operand. bsdFlags and bsdLong are bsd_flags and bsd_long as
+	// written, for Print.
+	bsd               *spec
+	bsdOrder          bool
+	bsdFlags          map[string]string
+	bsdLong           bool
+	bsdAllow, bsdDeny []string
 }
 
 // Set is the effective set of command specs: the defaults plus the user's
@@ -350,6 +370,8 @@ type Set struct {
 	guards map[string]bool // spec name → its guard works with the installed program (forms.go)
 
 	gitConf gitConfCache // see gitinclude.go
+
+	dialect Dialect // how the programs parse their command lines; see ForOS
 }
 
 type lookResult struct {
@@ -361,7 +383,7 @@ func newSet(m map[string]*spec, base *lazySpecs) *Set {
 	if m == nil {
 		m = map[string]*spec{}
 	}
-	return &Set{specs: m, base: base, path: map[string]lookResult{}, guards: map[string]bool{}}
+	return &Set{specs: m, base: base, path: map[string]lookResult{}, guards: map[string]bool{}, dialect: DialectOf(HostOS())}
 }
 
 // spec returns the spec of name: the set's own, else the default.
@@ -808,6 +830,40 @@ func buildSpecAt(name, key, file string, in fileSpec, isSub bool) (*spec, *SpecE
 			return nil, bad("asked", "example %d: %v", i+1, err)
 		}
 	}
+	if len(in.ForbidOperands) > 0 {
+		sp.forbidOperands = map[string]string{}
+		for k, why := range in.ForbidOperands {
+			if k == "" {
+				return nil, bad("forbid_operands", "an operand prefix may not be empty")
+			}
+			sp.forbidOperands[k] = why
+		}
+	}
+	sp.slashPaths = bool(in.SlashPaths)
+	if sp.slashPaths && sp.positionals == 0 {
+		return nil, bad("slash_paths", "needs positionals: it applies to operands that are not paths")
+	}
+	for _, f := range []struct {
+		name string
+		exs  []string
+	}{{"bsd_allow", in.BSDAllow}, {"bsd_deny", in.BSDDeny}} {
+		for i, ex := range f.exs {
+			if err := checkExampleShape(firstWord(name), ex); err != nil {
+				return nil, bad(f.name, "example %d: %v", i+1, err)
+			}
+		}
+	}
+	sp.bsdAllow, sp.bsdDeny = in.BSDAllow, in.BSDDeny
+	if in.Portable && (len(in.BSDFlags) > 0 || in.BSDLong != nil || len(in.BSDAllow)+len(in.BSDDeny) > 0) {
+		return nil, bad("portable", "a portable program parses the same way everywhere; bsd_flags, bsd_long and bsd examples do not apply")
+	}
+	if in.Tests == nil && !bool(in.Portable) && !isSub && len(in.Sub) == 0 && !bool(in.GoFlags) && !bool(in.Ask) {
+		if err := sp.buildBSD(in, bad); err != nil {
+			return nil, err
+		}
+	} else if len(in.BSDFlags) > 0 || in.BSDLong != nil {
+		return nil, bad("bsd_flags", "find-style specs (tests), subcommand tools, Go-style flags and project runners (ask) parse the same way everywhere; bsd_flags and bsd_long do not apply")
+	}
 	return sp, nil
 }
 
@@ -1006,6 +1062,25 @@ func (sp *spec) print(b *strings.Builder) {
 		for _, k := range sortedKeys(sp.forbid) {
 			fmt.Fprintf(b, "    %s: %s\n", k, sp.forbid[k])
 		}
+	}
+	for _, k := range sortedKeys(sp.forbidOperands) {
+		fmt.Fprintf(b, "  an operand starting with %q: %s\n", k, sp.forbidOperands[k])
+	}
+	if sp.slashPaths {
+		b.WriteString("  an operand holding / is a path (confined)\n")
+	}
+	if sp.bsd != nil {
+		b.WriteString("  on macOS and the BSDs (--os darwin|freebsd): options before the first operand")
+		if !sp.bsdLong {
+			b.WriteString("; no long options but those listed")
+		}
+		if len(sp.bsdFlags) > 0 {
+			b.WriteString("; there:")
+		}
+		for _, k := range sortedKeys(sp.bsdFlags) {
+			fmt.Fprintf(b, " %s=%s", k, sp.bsdFlags[k])
+		}
+		b.WriteByte('\n')
 	}
 	sp.printDestroys(b)
 	if len(sp.walkTarget) > 0 {

@@ -37,12 +37,13 @@ type runOptions struct {
 	budget      string // --report-budget
 	stopOnError bool
 	keepGoing   bool
+	os          string // --os; "" is this system
 }
 
 // openProject opens the project for a command: --root when given, else
-// the root found from the working directory.
-func openProject(root string, untrusted bool) (*project.Project, error) {
-	return project.Open(project.Options{Root: root, Untrusted: untrusted})
+// the root found from the working directory; sys is --os.
+func openProject(root string, untrusted bool, sys string) (*project.Project, error) {
+	return project.Open(project.Options{Root: root, Untrusted: untrusted, OS: sys})
 }
 
 func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -73,9 +74,13 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.stopOnError && o.keepGoing {
 		return withHint(errors.New("--stop-on-error can't be used with --keep-going"), "choose one")
 	}
+	if o.os != "" && !o.dryRun {
+		return withHint(fmt.Errorf("--os %s decides as on another system, and a real run happens on this one", o.os),
+			"use --os with --dry-run (or clada check) to validate for that system; run for real on it")
+	}
 	restoreGC := lessGC()
 	defer restoreGC()
-	p, err := openProject(o.root, o.untrusted)
+	p, err := openProject(o.root, o.untrusted, o.os)
 	if err != nil {
 		return err
 	}
@@ -83,7 +88,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	docs, err := project.ReadDocuments(o.files, stdin)
+	docs, err := project.ReadDocuments(o.files, stdin, p.OS() == specs.OSWindows)
 	if err != nil {
 		return err
 	}
@@ -181,6 +186,7 @@ func exitCode(code int, writeErr error) error {
 
 type checkOptions struct {
 	root, dir, format string
+	os                string // --os
 	untrusted         bool
 	args              []string
 }
@@ -201,7 +207,7 @@ func checkAction(o checkOptions, stdout, stderr io.Writer) error {
 		// them gives the body that parses back to exactly these words.
 		body = parser.Quote(o.args)
 	}
-	p, err := openProject(o.root, o.untrusted)
+	p, err := openProject(o.root, o.untrusted, o.os)
 	if err != nil {
 		return err
 	}

@@ -74,10 +74,12 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					"model-reply | clada run                      # the reply on stdin",
 					"clada run --dry-run --format json reply.csl  # decide only; JSON Lines",
 					"clada run --dry-run --format github *.csl    # annotations for CI",
-					"clada run --timeout 5m --no-prompt reply.csl # run what is allowed, ask nothing"),
+					"clada run --timeout 5m --no-prompt reply.csl # run what is allowed, ask nothing",
+					"clada run --dry-run --os darwin reply.csl    # decide as on macOS (CI on Linux)"),
 				Flags: []cli.Flag{
 					rootFlag(),
 					&cli.BoolFlag{Name: "dry-run", Usage: "decide every block and report; run nothing, ask nothing"},
+					osFlag(),
 					formatFlag("report format: text, json or github"),
 					&cli.BoolFlag{Name: "no-prompt", Usage: "never ask: commands that need approval are not run"},
 					&cli.BoolFlag{Name: "trust-all", Usage: "approve every command that would be asked (deny stays deny); prints a warning"},
@@ -105,16 +107,18 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					"clada check -- git log -n 5           # the words are the argv",
 					"clada check 'grep -rn TODO .'         # one word: parsed as a RUN body",
 					"clada check --dir sub 'ls -la'        # as <---RUN dir=\"sub\"--->",
-					"clada check --format json 'rm -rf x'  # one JSON line and a summary"),
+					"clada check --format json 'rm -rf x'  # one JSON line and a summary",
+					"clada check --os darwin 'ls . -la'    # decide as on macOS"),
 				Flags: []cli.Flag{
 					rootFlag(),
 					&cli.StringFlag{Name: "dir", Usage: "working directory relative to the root, as a RUN block's dir attribute"},
 					formatFlag("report format: text or json"),
 					&cli.BoolFlag{Name: "untrusted", Usage: "ask even for commands the specs allow"},
+					osFlag(),
 				},
 				Action: func(c *cli.Context) error {
 					return checkAction(checkOptions{root: c.String("root"), dir: c.String("dir"), format: c.String("format"),
-						untrusted: c.Bool("untrusted"), args: c.Args().Slice()}, stdout, stderr)
+						untrusted: c.Bool("untrusted"), os: c.String("os"), args: c.Args().Slice()}, stdout, stderr)
 				},
 			},
 			{
@@ -246,12 +250,19 @@ func usageError(c *cli.Context, err error, _ bool) error {
 }
 
 // runOptionsFrom copies clada run's flags into runOptions.
+// osFlag is --os of check and run --dry-run: decide for another system.
+func osFlag() cli.Flag {
+	return &cli.StringFlag{Name: "os", Usage: "decide as on this system: darwin, freebsd, linux or windows (its programs' options, and Windows' path rules); only to decide, never to run",
+		DefaultText: "the system clada runs on"}
+}
+
 func runOptionsFrom(c *cli.Context) (runOptions, error) {
 	o := runOptions{
 		root: c.String("root"), files: c.Args().Slice(), dryRun: c.Bool("dry-run"),
 		format: c.String("format"), noPrompt: c.Bool("no-prompt"), trustAll: c.Bool("trust-all"),
 		untrusted: c.Bool("untrusted"), timeoutSet: c.IsSet("timeout"),
 		maxOutput: c.String("max-output"), budget: c.String("report-budget"), stopOnError: c.Bool("stop-on-error"), keepGoing: c.Bool("keep-going"),
+		os: c.String("os"),
 	}
 	files, flag, file := runFiles(o.files)
 	o.files = files

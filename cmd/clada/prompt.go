@@ -19,7 +19,7 @@ func promptAction(o promptOptions, stdout io.Writer) error {
 	if o.format != "text" && o.format != "json" {
 		return withHint(fmt.Errorf("unknown format %q for prompt", o.format), "--format text|json")
 	}
-	p, err := openProject(o.root, o.untrusted)
+	p, err := openProject(o.root, o.untrusted, "")
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,73 @@
+package specs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestResolverWindowsVolumes runs on Windows only: volumes, both
+// separators, rooted paths and UNC paths, with the real file system.
+func TestResolverWindowsVolumes(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "sub", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewResolver(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.windows {
+		t.Fatal("the Windows path rules are off on Windows")
+	}
+	base := r.Root()
+	vol := filepath.VolumeName(base)
+	slashed := strings.ReplaceAll(base, `\`, "/")
+	for _, p := range []string{"a.txt", "sub/a.txt", `sub\a.txt`, base + `\a.txt`, slashed + "/sub/a.txt", `sub/..\a.txt`} {
+		res, err := r.Confine(base, p, true)
+		if err != nil {
+			t.Errorf("Confine(%q) = %v, want allowed", p, err)
+			continue
+		}
+		if !strings.HasPrefix(res, base) {
+			t.Errorf("Confine(%q) = %q, not under %q", p, res, base)
+		}
+	}
+	other := "Z:"
+	if strings.EqualFold(vol, "Z:") {
+		other = "Y:"
+	}
+	for p, rule := range map[string]Rule{
+		`sub/../../x`:              RulePathOutsideRoot,
+		`sub\..\..\x`:              RulePathOutsideRoot,
+		vol + `\Windows\win.ini`:   RulePathOutsideRoot,
+		other + `\x`:               RulePathOutsideRoot,
+		vol + "x":                  RulePathOutsideRoot,
+		`\Windows\win.ini`:         RulePathOutsideRoot,
+		"/Windows/win.ini":         RulePathOutsideRoot,
+		`\\clada-no-such-host\s\x`: RulePathOutsideRoot,
+		"//clada-no-such-host/s/x": RulePathOutsideRoot,
+		`\\?\` + base + `\a.txt`:   RulePathOutsideRoot,
+		"sub/.GIT/config":          RuleProtectedPath,
+		"sub/.git./config":         RulePathOutsideRoot,
+		"GIT~1":                    RulePathOutsideRoot,
+		"a.txt:secret":             RulePathOutsideRoot,
+		"CON":                      RulePathOutsideRoot,
+	} {
+		_, err := r.Confine(base, p, true)
+		var de *DeniedError
+		if !errors.As(err, &de) || de.Rule != rule {
+			t.Errorf("Confine(%q, write) = %v, want rule %s", p, err, rule)
+		}
+	}
+	// A UNC path is refused before any lookup: nothing was cached for it.
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k := range r.nodes {
+		if strings.HasPrefix(k, `\\`) {
+			t.Errorf("looked up %s while deciding", k)
+		}
+	}
+}

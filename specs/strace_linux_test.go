@@ -1,0 +1,264 @@
+package specs
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/clada/clada/internal/stracetest"
+)
+
+// TestSpecsUnderStrace is the differential test of the default specs
+// (issue 16 §1): command lines generated from every spec (each flag with
+// a value of its type, and string values naming a file outside the
+// project or in .git/, operands inside, in .git/ and outside) are decided
+// by clada, and those it allows run for real under strace. Every file
+// the program opened, looked up or wrote must be inside the project (and
+// never written in .git/ or .clada/), or one of the system files below;
+// and the program may exec nothing. A failure is a bug in a spec: a value
+// typed string that the program opens, an option that writes or runs a
+// program.
+//
+// It needs strace and ptrace permission, and skips with the reason
+// elsewhere; CI installs strace (.ci/run).
+// TestStraceSeesEscapes runs, without asking clada, command lines that
+// break the rules, so that the differential test below is known to see
+// an exec, a write into .git/ and a read outside the project.
+func TestStraceSeesEscapes(t *testing.T) {
+	strace := straceOrSkip(t)
+	r, base := straceFixture(t)
+	outside := filepath.Join(base, "outside", "secret")
+	for _, c := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"diff", "-l", "a.txt", "b.txt"}, "runs another program"},
+		{[]string{"file", "-p", ".git/config"}, "writes inside .git/"},
+		{[]string{"cat", outside}, "opens a file outside the project"},
+		{[]string{"touch", "-r", outside, "a.txt"}, "opens a file outside the project"},
+	} {
+		prog, err := exec.LookPath(c.argv[0])
+		if err != nil {
+			t.Logf("%s is not installed here", c.argv[0])
+			continue
+		}
+		bad, err := traceOne(strace, append([]string{prog}, c.argv[1:]...), r.Root(), base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(bad, "\n"), c.want) {
+			t.Errorf("%q under strace: %q, want a finding %q", c.argv, bad, c.want)
+		}
+	}
+}
+
+// straceFixture is newFixture with b.txt unlike a.txt, so that diff a.txt
+// b.txt has something to show (diff -l starts pr only then).
+func straceFixture(t *testing.T) (*Resolver, string) {
+	r, base := newFixture(t)
+	if err := os.WriteFile(filepath.Join(r.Root(), "b.txt"), []byte("y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return r, base
+}
+
+func straceOrSkip(t *testing.T) string {
+	t.Helper()
+	strace, skip := stracetest.Find(testing.Short(), t.Fatalf)
+	if skip != "" {
+		t.Skip(skip)
+	}
+	return strace
+}
+
+// traceOne runs argv in root under strace; base is the fixture's
+// directory, which holds root and the file outside it.
+func traceOne(strace string, argv []string, root, base string) ([]string, error) {
+	return stracetest.Run(strace, argv, stracetest.Sandbox{Root: root, Base: base})
+}
+
+func TestSpecsUnderStrace(t *testing.T) {
+	strace := straceOrSkip(t)
+	def, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := newSet(nil, def.base)
+	set.dialect = DialectGNU
+
+	type job struct {
+		name string
+		argv []string
+	}
+	var jobs []job
+	for _, name := range set.Names() {
+		sp, err := set.spec(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sp.pack != "default" {
+			// The packs' toolchains (go, npm, cargo, less, tar …) read their
+			// own trees and configuration, and tar runs its compressors:
+			// this test and its allow list are for the default specs.
+			continue
+		}
+		if _, err := set.LookPath(name); err != nil {
+			t.Logf("%s is not installed here: its command lines are not traced", name)
+			continue
+		}
+		for _, argv := range straceLines(sp, "OUTSIDE") {
+			jobs = append(jobs, job{name, argv})
+		}
+	}
+	var (
+		mu               sync.Mutex
+		ran, denied      int
+		failures         []string
+		wg               sync.WaitGroup
+		work             = make(chan job)
+		workers          = runtime.GOMAXPROCS(0)
+		shared, sharedAt = straceFixture(t)
+	)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				sp, _ := set.spec(j.name)
+				r, base := shared, sharedAt
+				if sp.writes != WritesNone || len(sp.editFlags) > 0 {
+					r, base = straceFixture(t) // a command that writes gets its own project
+				}
+				outside := filepath.Join(base, "outside", "secret")
+				argv := make([]string, len(j.argv))
+				for i, a := range j.argv {
+					argv[i] = strings.ReplaceAll(a, "OUTSIDE", outside)
+				}
+				v := set.Check(argv, r.Root(), r)
+				if v.Outcome != Allow {
+					mu.Lock()
+					denied++
+					mu.Unlock()
+					continue
+				}
+				bad, err := traceOne(strace, v.Exec, r.Root(), base)
+				mu.Lock()
+				ran++
+				switch {
+				case err != nil:
+					failures = append(failures, fmt.Sprintf("%s: %v", strings.Join(argv, " "), err))
+				case len(bad) > 0:
+					failures = append(failures, fmt.Sprintf("%s (allowed by clada):\n\t%s", strings.Join(argv, " "), strings.Join(bad, "\n\t")))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+	sort.Strings(failures)
+	for _, f := range failures {
+		t.Error(f)
+	}
+	t.Logf("%d command lines: %d allowed and traced, %d denied (not run)", len(jobs), ran, denied)
+	if ran < 100 {
+		t.Errorf("only %d allowed command lines ran; the generator no longer covers the specs", ran)
+	}
+}
+
+// straceLines generates the command lines of sp: its allow examples, each
+// flag with values of its type (a string value also naming a file outside
+// the project, and one in .git/), and operands inside, in .git/ and
+// outside. outside stands for a file outside the project.
+func straceLines(sp *spec, outside string) [][]string {
+	var lines [][]string
+	for _, ex := range sp.allow {
+		if argv, err := splitExample(ex); err == nil {
+			lines = append(lines, argv)
+		}
+	}
+	var lead []string // leading operands that are not paths
+	switch {
+	case sp.positionals < 0:
+		lead = []string{"x"}
+	case sp.positionals > 0:
+		w := "x"
+		if sp.positionalPrefix != "" {
+			w = sp.positionalPrefix + "%F"
+		}
+		for i := 0; i < sp.positionals; i++ {
+			lead = append(lead, w)
+		}
+	}
+	operands := [][]string{{"a.txt"}, {".git/config"}, {outside}, {"dir"}, {"a.txt", "b.txt"}, {"a.txt", "new.txt"}, {}}
+	if sp.positionals < 0 {
+		operands = [][]string{{"x"}, {outside}, {".git/config"}, {}}
+		lead = nil
+	}
+	for _, ops := range operands {
+		lines = append(lines, append(append([]string{sp.name}, lead...), ops...))
+	}
+	// A flag's line reads .git/config, so that a flag that writes what
+	// it reads (file -p rewrites times) is seen writing into .git/.
+	first := []string{".git/config"}
+	switch {
+	case sp.exactPaths == 2:
+		first = []string{".git/config", "b.txt"}
+	case sp.maxPaths == 0 || sp.positionals < 0:
+		first = nil
+	case sp.writes != WritesNone:
+		first = []string{"new.txt"}
+		if sp.writes == WritesLast {
+			first = []string{"a.txt", "new.txt"}
+		}
+	}
+	if sp.tests != nil {
+		lead, first = nil, []string{"."}
+	}
+	values := func(flag string, t ValueType) [][]string {
+		switch t {
+		case TypeBool:
+			return [][]string{{flag}}
+		case TypeOpt:
+			if strings.HasPrefix(flag, "--") {
+				return [][]string{{flag}, {flag + "=" + outside}}
+			}
+			return [][]string{{flag}, {flag + outside}}
+		case TypeInt:
+			return [][]string{{flag, "1"}}
+		case TypeDate:
+			return [][]string{{flag, "2020-01-01"}, {flag, outside}}
+		case TypePath:
+			return [][]string{{flag, "b.txt"}, {flag, ".git/config"}}
+		case TypeOutPath:
+			return [][]string{{flag, "dir2"}}
+		}
+		return [][]string{{flag, outside}}
+	}
+	if sp.tests != nil {
+		for _, k := range sortedKeys(sp.tests) {
+			for _, v := range values(k, sp.tests[k]) {
+				lines = append(lines, append(append([]string{sp.name}, first...), v...))
+			}
+		}
+	}
+	for _, k := range sortedKeys(sp.flags) {
+		for _, v := range values(k, sp.flags[k]) {
+			line := append([]string{sp.name}, v...)
+			if sp.tests == nil {
+				line = append(line, lead...)
+			}
+			lines = append(lines, append(line, first...))
+		}
+	}
+	return lines
+}

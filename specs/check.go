@@ -246,6 +246,12 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 			}
 		}
 	}
+	if len(sp.walkLinks) > 0 {
+		write := sp.writes == WritesAll || p.any(sp.editFlags)
+		if err := sp.checkLinks(paths, dir, write, r); err != nil {
+			return denyErr(err)
+		}
+	}
 	if sp.targetDir && p.target {
 		for _, fp := range p.flagPaths {
 			if !fp.write {

@@ -21,17 +21,19 @@ import (
 //	hardlink                  (a hard link to .clada/commands.toml)
 //	tree/dir/ok.txt tree/dir/link -> ../../.git/config  (a copy into tree
 //	                          writes through it)
+//	gosrc/ok.go gosrc/in.go -> ok.go gosrc/evil.go -> <outside>/secret
+//	                          (gofmt gosrc follows evil.go out)
 func newFixture(t testing.TB) (*Resolver, string) {
 	t.Helper()
 	base := t.TempDir()
 	root := filepath.Join(base, "proj")
 	outside := filepath.Join(base, "outside")
-	for _, d := range []string{"dir/sub", "dir2", "emptydir", ".git/hooks", ".clada", "tree/dir", "src/sub"} {
+	for _, d := range []string{"dir/sub", "dir2", "emptydir", ".git/hooks", ".clada", "tree/dir", "src/sub", "gosrc"} {
 		mustMkdir(t, filepath.Join(root, d))
 	}
 	mustMkdir(t, outside)
 	mustMkdir(t, filepath.Join(base, "proj2"))
-	for _, f := range []string{"a.txt", "b.txt", "README.md", "list.txt", "patterns.txt", "dir/a.txt", ".git/config", ".clada/commands.toml", "tree/dir/ok.txt", "src/a.txt", "src/sub/b.txt"} {
+	for _, f := range []string{"a.txt", "b.txt", "README.md", "list.txt", "patterns.txt", "dir/a.txt", ".git/config", ".clada/commands.toml", "tree/dir/ok.txt", "src/a.txt", "src/sub/b.txt", "gosrc/ok.go"} {
 		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -51,6 +53,8 @@ func newFixture(t testing.TB) (*Resolver, string) {
 		"loop1":         "loop2",
 		"loop2":         "loop1",
 		"tree/dir/link": "../../.git/config",
+		"gosrc/in.go":   "ok.go",
+		"gosrc/evil.go": filepath.Join(outside, "secret"),
 	}
 	for name, target := range links {
 		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {

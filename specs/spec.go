@@ -165,6 +165,7 @@ type fileSpec struct {
 	Env         tomlStrings `toml:"env"`
 	ScriptAsks  textMap     `toml:"script_asks"`
 	NoHelp      tomlBool    `toml:"no_help"`
+	WalkLinks   tomlStrings `toml:"walk_links"`
 }
 
 // subMap is the sub table of a spec: one spec per subcommand.
@@ -314,6 +315,7 @@ type spec struct {
 	caches           []string // directories it may write under the sandbox, as written (~/…, $NAME/…, /…)
 	cacheQuery       []string // arguments to the program that print more of them, one per line
 	walkTarget       []string // flags that make the copy recursive (cp -r)
+	walkLinks        []string // name suffixes of the symlinks the program follows in a directory operand (gofmt: .go)
 	clusters         bool     // short flags combine (-la); false: every word is one flag (xxd)
 	permute          bool     // flags may follow operands; false: the first operand ends the flags (xxd)
 	targetSelf       []string // flags that make the last path the destination itself (-T)
@@ -763,6 +765,7 @@ func buildSpecAt(name, key, file string, in fileSpec, isSub bool) (*spec, *SpecE
 		}
 		sp.positionals = int(*in.Positionals)
 	}
+	sp.walkLinks = in.WalkLinks
 	for _, f := range in.WalkTarget {
 		if _, ok := sp.flags[f]; !ok {
 			return nil, bad("walk_target", "%s is not in flags", f)
@@ -1083,6 +1086,9 @@ func (sp *spec) print(b *strings.Builder) {
 		b.WriteByte('\n')
 	}
 	sp.printDestroys(b)
+	if len(sp.walkLinks) > 0 {
+		fmt.Fprintf(b, "  a directory operand must hold no symlink named *%s that leads out of the project (the program follows them)\n", strings.Join(sp.walkLinks, ", *"))
+	}
 	if len(sp.walkTarget) > 0 {
 		fmt.Fprintf(b, "  recursive with %s: an existing destination tree must hold no symlinks or hard links\n", strings.Join(sp.walkTarget, " "))
 	}

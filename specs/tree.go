@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -239,6 +240,83 @@ func (r *Resolver) walk1(arg, res string, limit int, source bool) error {
 			Arg:    arg,
 			Reason: fmt.Sprintf("%s already exists and could not be checked for symlinks that a copy would write through: %v", arg, err),
 			Advice: "copy to a new directory that does not exist yet",
+		}
+	}
+	return nil
+}
+
+// checkLinks applies walk_links: a program that walks a directory operand
+// and follows the symlinks it meets there (gofmt and go fmt open a
+// symlinked x.go, and -w writes through it; they do not descend into a
+// symlinked directory) would read or write wherever such a link points.
+// So each directory operand (a Go package pattern's "dir/..." is dir; with
+// no operand, the working directory) is walked without following
+// symlinks, at most maxTreeEntries entries, and every symlink below it
+// whose name ends with a walk_links suffix must resolve inside the root,
+// and, when the command writes, outside .git/ and .clada/. paths are as written, relative to dir,
+// and already confined themselves.
+func (sp *spec) checkLinks(paths []string, dir string, write bool, r *Resolver) error {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	for _, arg := range paths {
+		p := strings.TrimSuffix(arg, "/...")
+		if p == "..." {
+			p = "."
+		}
+		res, err := r.Resolve(dir, p)
+		if err != nil {
+			return err
+		}
+		if !isDir(res) {
+			continue
+		}
+		n := 0
+		var found error
+		err = filepath.WalkDir(res, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if n++; n > maxTreeEntries {
+				return errTreeTooLarge
+			}
+			if d.Type()&fs.ModeSymlink == 0 || !slices.ContainsFunc(sp.walkLinks, func(suf string) bool { return strings.HasSuffix(d.Name(), suf) }) {
+				return nil
+			}
+			if _, err := r.Confine(filepath.Dir(path), filepath.Base(path), write); err != nil {
+				rel, rerr := filepath.Rel(r.root, path)
+				if rerr != nil {
+					rel = path
+				}
+				de := &DeniedError{Rule: RulePathOutsideRoot, Reason: err.Error()}
+				errors.As(err, &de)
+				found = &DeniedError{
+					Rule:   de.Rule,
+					Arg:    arg,
+					Reason: fmt.Sprintf("%s holds the symlink %s, which %s follows when it reads the directory: %s", arg, rel, sp.name, de.Reason),
+					Advice: "name the files inside the project instead of the directory, or ask the person",
+				}
+				return fs.SkipAll
+			}
+			return nil
+		})
+		switch {
+		case found != nil:
+			return found
+		case errors.Is(err, errTreeTooLarge):
+			return &DeniedError{
+				Rule:   RuleProtectedPath,
+				Arg:    arg,
+				Reason: fmt.Sprintf("%s is too large to check (more than %d entries) for symlinks that %s would follow", arg, maxTreeEntries, sp.name),
+				Advice: "name smaller directories or the files themselves",
+			}
+		case err != nil:
+			return &DeniedError{
+				Rule:   RuleProtectedPath,
+				Arg:    arg,
+				Reason: fmt.Sprintf("%s could not be checked for symlinks that %s would follow: %v", arg, sp.name, err),
+				Advice: "name the files themselves",
+			}
 		}
 	}
 	return nil

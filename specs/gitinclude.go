@@ -169,7 +169,30 @@ func includeTarget(inc, from, home string) (string, bool) {
 // project file, and git itself would refuse a malformed file.
 func configIncludes(data []byte) []string {
 	var out []string
-	section := ""
+	configLines(data, func(section, _, line string) bool {
+		if section != "include" && section != "includeif" {
+			return true
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if !ok || !strings.EqualFold(strings.TrimSpace(key), "path") {
+			return true
+		}
+		if v := configValue(val); v != "" {
+			out = append(out, v)
+		}
+		return true
+	})
+	return out
+}
+
+// configLines calls fn with each line of a git configuration file that
+// is not a section header (with continuation lines joined, and the text
+// after a header's "]" counted as a line of its own), and the section it
+// is in: the section name in lower case and the subsection ("pdf" of
+// [diff "pdf"] and of [diff.pdf]), until fn returns false. A header
+// without "]" is skipped and leaves the section as it was.
+func configLines(data []byte, fn func(section, sub, line string) bool) {
+	section, sub := "", ""
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
@@ -183,26 +206,21 @@ func configIncludes(data []byte) []string {
 				continue
 			}
 			head := strings.TrimSpace(line[1:end])
-			name, _, _ := strings.Cut(head, " ")
-			name, _, _ = strings.Cut(name, ".")
-			section = strings.ToLower(name)
+			name, rest, _ := strings.Cut(head, " ")
+			name, dotted, _ := strings.Cut(name, ".")
+			section, sub = strings.ToLower(name), strings.Trim(strings.TrimSpace(rest), `"`)
+			if dotted != "" {
+				sub = dotted
+			}
 			line = strings.TrimSpace(line[end+1:])
 			if line == "" {
 				continue
 			}
 		}
-		if section != "include" && section != "includeif" {
-			continue
-		}
-		key, val, ok := strings.Cut(line, "=")
-		if !ok || !strings.EqualFold(strings.TrimSpace(key), "path") {
-			continue
-		}
-		if v := configValue(val); v != "" {
-			out = append(out, v)
+		if !fn(section, sub, line) {
+			return
 		}
 	}
-	return out
 }
 
 // configValue unquotes a git configuration value and drops a trailing
@@ -297,38 +315,17 @@ func textconvDriver(r *Resolver, getenv func(string) string) string {
 // configuration file, "" when none. It errs towards finding one: any
 // textconv key in a [diff] section counts, whatever its value.
 func configTextconv(data []byte) string {
-	section, sub := "", ""
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		for strings.HasSuffix(line, `\`) && sc.Scan() {
-			line = line[:len(line)-1] + strings.TrimSpace(sc.Text())
-		}
-		if strings.HasPrefix(line, "[") {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
-			}
-			head := strings.TrimSpace(line[1:end])
-			name, rest, _ := strings.Cut(head, " ")
-			name, dotted, _ := strings.Cut(name, ".")
-			section, sub = strings.ToLower(name), strings.Trim(strings.TrimSpace(rest), `"`)
-			if dotted != "" {
-				sub = dotted
-			}
-			line = strings.TrimSpace(line[end+1:])
-			if line == "" {
-				continue
-			}
-		}
+	found := ""
+	configLines(data, func(section, sub, line string) bool {
 		if section != "diff" {
-			continue
+			return true
 		}
 		key, _, _ := strings.Cut(line, "=")
 		if strings.EqualFold(strings.TrimSpace(key), "textconv") {
-			return "diff." + sub + ".textconv"
+			found = "diff." + sub + ".textconv"
+			return false
 		}
-	}
-	return ""
+		return true
+	})
+	return found
 }

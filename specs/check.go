@@ -124,20 +124,9 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		}
 		p.target = false
 	}
-	var flagTouched []Path
-	for _, fp := range p.flagPaths {
-		if sp.noRemote && remotePath(fp.arg) {
-			return remoteDeny(sp.name, fp.arg)
-		}
-		if devNullOut(fp, sp.targetDir) {
-			flagTouched = append(flagTouched, Path{fp.arg, fp.arg})
-			continue
-		}
-		res, err := r.Confine(dir, fp.arg, fp.write)
-		if err != nil {
-			return denyErr(err)
-		}
-		flagTouched = append(flagTouched, Path{fp.arg, res})
+	flagTouched, deny, ok := sp.confineFlagPaths(p.flagPaths, dir, r)
+	if !ok {
+		return deny
 	}
 	ops := p.operands
 	npos := sp.positionals
@@ -315,6 +304,28 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		v.Advice = "wait for the person to approve; `clada allow '" + sp.name + " *'` consents to this command from now on"
 	}
 	return v
+}
+
+// confineFlagPaths confines the path values of flags, in order, and
+// returns them as Paths; a remote HOST:FILE value (no_remote) or one
+// outside the root is denied (ok false, and the verdict). An output file
+// /dev/null stays as written (devNullOut).
+func (sp *spec) confineFlagPaths(fps []pathArg, dir string, r *Resolver) (touched []Path, deny Verdict, ok bool) {
+	for _, fp := range fps {
+		if sp.noRemote && remotePath(fp.arg) {
+			return nil, remoteDeny(sp.name, fp.arg), false
+		}
+		if devNullOut(fp, sp.targetDir) {
+			touched = append(touched, Path{fp.arg, fp.arg})
+			continue
+		}
+		res, err := r.Confine(dir, fp.arg, fp.write)
+		if err != nil {
+			return nil, denyErr(err), false
+		}
+		touched = append(touched, Path{fp.arg, res})
+	}
+	return touched, Verdict{}, true
 }
 
 // baseName is the last element of a path as cp and mv use it ("a/b/" is b).

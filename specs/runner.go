@@ -187,20 +187,9 @@ func (sp *spec) checkSub(argv []string, dir string, r *Resolver) Verdict {
 	if derr != nil {
 		return denyVerdict(derr)
 	}
-	var touched []Path
-	for _, fp := range p.flagPaths {
-		if sp.noRemote && remotePath(fp.arg) {
-			return remoteDeny(sp.name, fp.arg)
-		}
-		if devNullOut(fp, sp.targetDir) {
-			touched = append(touched, Path{fp.arg, fp.arg})
-			continue
-		}
-		res, err := r.Confine(dir, fp.arg, fp.write)
-		if err != nil {
-			return denyErr(err)
-		}
-		touched = append(touched, Path{fp.arg, res})
+	touched, deny, ok := sp.confineFlagPaths(p.flagPaths, dir, r)
+	if !ok {
+		return deny
 	}
 	if len(p.operands) == 0 {
 		return sp.checkPlain(argv, dir, r)

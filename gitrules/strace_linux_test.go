@@ -1,15 +1,12 @@
 package gitrules
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/clada/clada/internal/stracetest"
@@ -130,48 +127,16 @@ func TestTableUnderStrace(t *testing.T) {
 		lines = append(lines, []string{name}, []string{name, "HEAD"}, []string{name, "--", "a.txt"})
 	}
 
-	var (
-		mu          sync.Mutex
-		ran, denied int
-		failures    []string
-		wg          sync.WaitGroup
-		work        = make(chan []string)
-	)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for args := range work {
-				v := Check(args)
-				// Left out as the specs leave them out: a path outside
-				// the root is denied, and a form that shows textconv
-				// output (status -v) is asked when a driver is set, as
-				// in this repository.
-				if v.Outcome != Allow || mentions(v.Paths, outside) || mentions(v.Writes, outside) || v.Textconv != "" {
-					mu.Lock()
-					denied++
-					mu.Unlock()
-					continue
-				}
-				bad, err := stracetest.Run(strace, append([]string{git}, Harden(args)...), sb)
-				mu.Lock()
-				ran++
-				switch {
-				case err != nil:
-					failures = append(failures, fmt.Sprintf("git %s: %v", strings.Join(args, " "), err))
-				case len(bad) > 0:
-					failures = append(failures, fmt.Sprintf("git %s (allowed by clada):\n\t%s", strings.Join(args, " "), strings.Join(bad, "\n\t")))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, l := range lines {
-		work <- l
-	}
-	close(work)
-	wg.Wait()
-	sort.Strings(failures)
+	ran, denied, failures := stracetest.RunAll(strace, lines, func(args []string) (stracetest.Line, bool) {
+		v := Check(args)
+		// Left out as the specs leave them out: a path outside the root
+		// is denied, and a form that shows textconv output (status -v)
+		// is asked when a driver is set, as in this repository.
+		if v.Outcome != Allow || mentions(v.Paths, outside) || mentions(v.Writes, outside) || v.Textconv != "" {
+			return stracetest.Line{}, false
+		}
+		return stracetest.Line{Show: "git " + strings.Join(args, " "), Argv: append([]string{git}, Harden(args)...), Sandbox: sb}, true
+	})
 	for _, f := range failures {
 		t.Error(f)
 	}

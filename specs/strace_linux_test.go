@@ -1,14 +1,10 @@
 package specs
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/clada/clada/internal/stracetest"
@@ -116,56 +112,24 @@ func TestSpecsUnderStrace(t *testing.T) {
 			jobs = append(jobs, job{name, argv})
 		}
 	}
-	var (
-		mu               sync.Mutex
-		ran, denied      int
-		failures         []string
-		wg               sync.WaitGroup
-		work             = make(chan job)
-		workers          = runtime.GOMAXPROCS(0)
-		shared, sharedAt = straceFixture(t)
-	)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				sp, _ := set.spec(j.name)
-				r, base := shared, sharedAt
-				if sp.writes != WritesNone || len(sp.editFlags) > 0 {
-					r, base = straceFixture(t) // a command that writes gets its own project
-				}
-				outside := filepath.Join(base, "outside", "secret")
-				argv := make([]string, len(j.argv))
-				for i, a := range j.argv {
-					argv[i] = strings.ReplaceAll(a, "OUTSIDE", outside)
-				}
-				v := set.Check(argv, r.Root(), r)
-				if v.Outcome != Allow {
-					mu.Lock()
-					denied++
-					mu.Unlock()
-					continue
-				}
-				bad, err := traceOne(strace, v.Exec, r.Root(), base)
-				mu.Lock()
-				ran++
-				switch {
-				case err != nil:
-					failures = append(failures, fmt.Sprintf("%s: %v", strings.Join(argv, " "), err))
-				case len(bad) > 0:
-					failures = append(failures, fmt.Sprintf("%s (allowed by clada):\n\t%s", strings.Join(argv, " "), strings.Join(bad, "\n\t")))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, j := range jobs {
-		work <- j
-	}
-	close(work)
-	wg.Wait()
-	sort.Strings(failures)
+	shared, sharedAt := straceFixture(t)
+	ran, denied, failures := stracetest.RunAll(strace, jobs, func(j job) (stracetest.Line, bool) {
+		sp, _ := set.spec(j.name)
+		r, base := shared, sharedAt
+		if sp.writes != WritesNone || len(sp.editFlags) > 0 {
+			r, base = straceFixture(t) // a command that writes gets its own project
+		}
+		outside := filepath.Join(base, "outside", "secret")
+		argv := make([]string, len(j.argv))
+		for i, a := range j.argv {
+			argv[i] = strings.ReplaceAll(a, "OUTSIDE", outside)
+		}
+		v := set.Check(argv, r.Root(), r)
+		if v.Outcome != Allow {
+			return stracetest.Line{}, false
+		}
+		return stracetest.Line{Show: strings.Join(argv, " "), Argv: v.Exec, Sandbox: stracetest.Sandbox{Root: r.Root(), Base: base}}, true
+	})
 	for _, f := range failures {
 		t.Error(f)
 	}

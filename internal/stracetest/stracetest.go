@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -141,6 +143,60 @@ func Run(strace string, argv []string, sb Sandbox) ([]string, error) {
 		}
 	}
 	return bad, sc.Err()
+}
+
+// Line is a command line of a differential test that clada allows: Show
+// names it in a failure, Argv runs under strace in Sandbox.
+type Line struct {
+	Show    string
+	Argv    []string
+	Sandbox Sandbox
+}
+
+// RunAll traces the command lines of a differential test on GOMAXPROCS
+// workers. allowed turns a job into the line clada allows, or returns
+// false when clada denies or asks it: then it is counted in denied and
+// not run. allowed is called from several goroutines at once. failures
+// are sorted: each traced line that broke the rules, with what [Run]
+// found, or with Run's error.
+func RunAll[J any](strace string, jobs []J, allowed func(J) (Line, bool)) (ran, denied int, failures []string) {
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		work = make(chan J)
+	)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				l, ok := allowed(j)
+				if !ok {
+					mu.Lock()
+					denied++
+					mu.Unlock()
+					continue
+				}
+				bad, err := Run(strace, l.Argv, l.Sandbox)
+				mu.Lock()
+				ran++
+				switch {
+				case err != nil:
+					failures = append(failures, fmt.Sprintf("%s: %v", l.Show, err))
+				case len(bad) > 0:
+					failures = append(failures, fmt.Sprintf("%s (allowed by clada):\n\t%s", l.Show, strings.Join(bad, "\n\t")))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+	sort.Strings(failures)
+	return ran, denied, failures
 }
 
 type judge struct {

@@ -3,7 +3,6 @@ package specs
 import (
 	"fmt"
 	"runtime"
-	"sort"
 	"strings"
 )
 
@@ -136,12 +135,7 @@ func (sp *spec) buildBSD(in fileSpec, bad func(f, format string, args ...any) *S
 			}
 		}
 	}
-	keys := make([]string, 0, len(in.BSDFlags))
-	for k := range in.BSDFlags {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(in.BSDFlags) {
 		if !strings.HasPrefix(k, "-") || len(k) < 2 || strings.Contains(k, "=") {
 			return bad("bsd_flags", "flag %q must look like -x, -word or --word", k)
 		}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"syscall"
 
@@ -244,17 +243,16 @@ func bindReadOnly(path string) error {
 	return nil
 }
 
-// protectedMounts bind-mounts root/.git and root/.clada read-only in the
-// calling thread's new mount namespace. An absent one is left out (the
-// integrity check reports one that appears); a symbolic link is left
-// out too (it is not the repository, and Landlock keeps its target
-// read-only unless it lies in the root).
-func protectedMounts(root string) error {
+// protectedMounts bind-mounts the protected paths (see protectedPaths)
+// read-only in the calling thread's new mount namespace. An absent one is
+// left out (the integrity check reports one that appears); a symbolic
+// link is left out too (it is not the repository, and Landlock keeps its
+// target read-only unless it lies in the root).
+func protectedMounts(root string, repository bool) error {
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 		return fmt.Errorf("mount namespace: %w", err)
 	}
-	for _, name := range protectedNames {
-		p := filepath.Join(root, name)
+	for _, p := range protectedPaths(root, repository) {
 		fi, err := os.Lstat(p)
 		if err != nil || fi.Mode()&os.ModeSymlink != 0 {
 			continue
@@ -265,7 +263,3 @@ func protectedMounts(root string) error {
 	}
 	return nil
 }
-
-// protectedNames are the top-level entries of the root that commands may
-// not change.
-var protectedNames = []string{".git", ".clada"}

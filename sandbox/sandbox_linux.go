@@ -101,7 +101,7 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 		runtime.LockOSThread()
 		var r result
 		if tryNS {
-			if r.nsErr = protectedMounts(s.root); r.nsErr == nil {
+			if r.nsErr = protectedMounts(s.root, c.Repository); r.nsErr == nil {
 				r.ns = true
 			}
 		}
@@ -161,6 +161,9 @@ func (s *Sandbox) outcome(c Command, namespace bool) Outcome {
 	}
 	if namespace {
 		b.WriteString(" + mount namespace")
+	}
+	if c.Repository {
+		b.WriteString(", repository writable")
 	}
 	network := c.Network
 	switch {
@@ -254,10 +257,19 @@ func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 	creds := credentialPaths(s.home)
 	excluded := creds
 	if !namespace {
-		excluded = append(slicesClone(creds), filepath.Join(s.root, ".git"), filepath.Join(s.root, ".clada"))
+		excluded = append(slicesClone(creds), filepath.Join(s.root, ".clada"))
+		if !c.Repository {
+			excluded = append(excluded, filepath.Join(s.root, ".git"))
+		}
 	}
 	t := &tree{excluded: excluded}
 	rs.rules = grantTree(nil, s.root, write|local, 0, t)
+	if c.Repository {
+		// A worktree's or submodule's repository lies outside the root.
+		if gitDir, common := gitDirs(s.root); gitDir != "" && !within(gitDir, s.root) {
+			rs.rules = append(rs.rules, rule{gitDir, write}, rule{common, write})
+		}
+	}
 	if c.TmpDir != "" {
 		rs.rules = append(rs.rules, rule{c.TmpDir, write | local})
 	}

@@ -40,6 +40,9 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 		return Verdict{Outcome: NoSpec, Reason: "no spec for " + name}
 	}
 	v := sp.check(argv, dir, r)
+	if v.Outcome == Ask {
+		v.Network, v.Caches, v.CacheQuery = sp.network, sp.caches, sp.cacheQuery
+	}
 	if v.Outcome != Allow {
 		return v
 	}

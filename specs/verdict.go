@@ -70,6 +70,10 @@ type Verdict struct {
 	Network    bool
 	Caches     []string
 	CacheQuery []string
+	// Repository is set on a git command that is asked because it
+	// changes the repository (commit, fetch, checkout …): under the
+	// sandbox it may write .git, whose config and hooks stay read-only.
+	Repository bool
 	// Destroys lists, for Allow and Ask, the existing paths the command
 	// deletes or replaces (rm, mv or cp onto a file, sed -i); the caller
 	// decides whether git can restore them. nil when none.

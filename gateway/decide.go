@@ -132,6 +132,12 @@ type Verdict struct {
 	// reports exit 127 (126 for a directory or a file without x
 	// permission) without asking anyone (missing.go).
 	Missing string
+	// Grants are what the command may do under the sandbox besides
+	// writing in the project (allow and ask): the network and the caches
+	// its spec, or clada's built-in list, grant it. Repository lets an
+	// approved git command write the repository.
+	Grants     specs.Grants
+	Repository bool
 	// Lost names, for an ask, the files (and directories, with a final
 	// "/") the command destroys that git cannot restore, relative to the
 	// root; nil when it destroys nothing that cannot be restored.
@@ -213,7 +219,7 @@ func (g *Gateway) decide(argv []string, absDir string, depth int) Verdict {
 	}
 	// A program inside the project is asked (project_program.go); a
 	// pattern may still consent to it.
-	v := g.projectProgram(argv, g.judge(argv, absDir, program, depth))
+	v := g.projectProgram(argv, withGrants(argv, g.judge(argv, absDir, program, depth)))
 	if program != "" && v.Missing == "" {
 		// A path-like program that cannot start is a fact too: an
 		// earlier block may still create it (missing.go).
@@ -238,7 +244,8 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 		switch sv.Outcome {
 		case specs.Allow:
 			v := g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
-				Exec: sv.Exec, Env: sv.Env, Dir: absDir, Missing: sv.Missing}, argv, sv.Destroys)
+				Exec: sv.Exec, Env: sv.Env, Dir: absDir, Missing: sv.Missing,
+				Grants: specGrants(sv), Repository: sv.Repository}, argv, sv.Destroys)
 			return g.secret(v, sv.Paths)
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
@@ -255,6 +262,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 			}
 			v.Decision, v.Rule, v.Word, v.Reason, v.Advice = Ask, string(sv.Rule), sv.Arg, sv.Reason, sv.Advice
 			v.Why = sv.Reason
+			v.Grants, v.Repository = specGrants(sv), sv.Repository
 			return g.restorable(v, argv, sv.Destroys)
 		}
 	}
@@ -268,6 +276,26 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 	v.Reason = v.Why + ", so the person must approve it"
 	v.Advice = fmt.Sprintf("the person can approve it at the prompt or with `clada allow %s`; prefer commands clada's specs allow (see `clada specs`)",
 		parser.QuoteWord(parser.Quote(argv)))
+	return v
+}
+
+// specGrants are the sandbox grants of a spec's verdict.
+func specGrants(sv specs.Verdict) specs.Grants {
+	return specs.Grants{Network: sv.Network, Caches: sv.Caches, CacheQuery: sv.CacheQuery}
+}
+
+// withGrants gives a command that no spec grants anything the built-in
+// cache grants of its program (go, cargo, npm …), so that an approved
+// build finds its cache under the sandbox. A wrapper's verdict already
+// carries the grants of the command it runs.
+func withGrants(argv []string, v Verdict) Verdict {
+	if v.Decision == Deny || v.Grants.Network || len(v.Grants.Caches) > 0 || len(v.Grants.CacheQuery) > 0 ||
+		strings.ContainsAny(argv[0], `/\`) {
+		return v
+	}
+	if gr, ok := specs.ProgramGrants(specs.ProgName(argv[0])); ok {
+		v.Grants = gr
+	}
 	return v
 }
 

@@ -206,6 +206,32 @@ func (s *Sandbox) Start(cmd *exec.Cmd, c Command) (Outcome, error) {
 	return s.start(cmd, c)
 }
 
+// Expect says how a command with grants c would be started now, without
+// starting anything: what a person approving it is told.
+func (s *Sandbox) Expect(c Command) Outcome {
+	switch {
+	case s.mode == ModeOff:
+		return Unconfined("sandbox = off")
+	case !s.support.Confines():
+		return Unconfined(s.support.Reason)
+	}
+	return s.outcome(c, s.support.Namespaces)
+}
+
+// Phrase says in a few words how a command with grants c would run, for
+// the question a person answers: "sandboxed, no network", "sandboxed,
+// with network" or "unconfined".
+func (s *Sandbox) Phrase(c Command) string {
+	o := s.Expect(c)
+	switch {
+	case !o.Confined:
+		return "unconfined"
+	case o.Network:
+		return "sandboxed, with network"
+	}
+	return "sandboxed, no network"
+}
+
 // Describe says in one line how commands run here in this mode, as
 // `clada sandbox` prints it: the Outcome text of a command without the
 // network.

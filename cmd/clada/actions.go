@@ -37,6 +37,7 @@ type runOptions struct {
 	budget      string // --report-budget
 	stopOnError bool
 	keepGoing   bool
+	sandbox     string // --sandbox; "" means config.toml's
 }
 
 // openProject opens the project for a command: --root when given, else
@@ -115,7 +116,16 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		return exitCode(code, errors.Join(rep.Err(), out.Flush()))
 	}
 
+	sb, warning, err := p.Sandbox(o.sandbox)
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	if warning != "" {
+		fmt.Fprintln(stderr, warning)
+	}
 	x := p.ExecOptions(ro, stderr)
+	x.Sandbox = sb
 	defer x.Output.Close()
 	if o.trustAll {
 		warnf(stderr, "--trust-all: every command that would be asked about runs without asking (denied ones still don't)")

@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite golden files and scripts")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"clada": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"clada": main,
 		// clada-fastclock is clada whose approval timeout runs on a clock
 		// 100 times faster than the real one: the prompt and the report
 		// still say "10s", and the wait takes 0.1 s. It prints each timer

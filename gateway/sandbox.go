@@ -63,6 +63,9 @@ func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.S
 	snap := sandbox.TakeSnapshot(sb.Root())
 	res := runner.Run(ctx, v.Exec, cfg)
 	if res.Status != runner.StatusStartFailed {
+		if conf.Confined {
+			snap.GitOnly()
+		}
 		conf.Changes = snap.Check()
 	}
 	conf.Hint = sandbox.Hint(conf.Outcome, res.Status == runner.StatusExited && res.ExitCode != 0, outTail.bytes(), errTail.bytes())

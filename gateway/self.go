@@ -22,15 +22,15 @@ const (
 // judgement of a command that runs `clada exec` both read them with
 // ParseExec, so the two can never disagree about what will run.
 type ExecArgs struct {
-	Root string   // --root; "" when not given
-	Dir  string   // --dir; "" when not given
+	Root string // --root; "" when not given
+	Dir  string // --dir; "" when not given
 	// Sandbox is --sandbox (auto, required or off); "" when not given.
 	// The gateway judging a command that runs clada exec ignores it:
 	// the command it decides runs under the sandbox of the clada that
 	// decided it, which an inner --sandbox off cannot lift.
 	Sandbox string
-	Argv []string // the command, at least one word
-	Help bool     // -h or --help was given (then Argv is nil)
+	Argv    []string // the command, at least one word
+	Help    bool     // -h or --help was given (then Argv is nil)
 }
 
 // ErrExecUsage wraps every error of [ParseExec].
@@ -184,4 +184,3 @@ func (g *Gateway) startDir(dir string) string {
 	}
 	return g.Root() + string(filepath.Separator) + filepath.FromSlash(d)
 }
-

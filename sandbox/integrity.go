@@ -43,6 +43,7 @@ type Snapshot struct {
 	dirs    []string          // watched directories: new entries there are changes
 	kept    int64             // content bytes kept
 	partial bool              // past snapshotMaxEntries: later entries not recorded
+	gitOnly bool              // Check leaves .clada alone (GitOnly)
 }
 
 type entry struct {
@@ -142,6 +143,8 @@ func (s *Snapshot) walk(rel string) {
 	}
 }
 
+func isClada(rel string) bool { return rel == ".clada" || strings.HasPrefix(rel, ".clada/") }
+
 // ignored reports the paths clada itself writes while commands run: its
 // output store and lock files.
 func ignored(rel string) bool {
@@ -167,6 +170,12 @@ func (c Change) String() string {
 	return fmt.Sprintf("%s was %s during the command: %s", c.Path, c.What, c.Undo)
 }
 
+// GitOnly makes Check look at .git alone. For a command the kernel
+// confined, .clada was read-only to it: a change there can only come
+// from clada itself (an `always` answered to another clada running at the
+// same time), which Check must not undo.
+func (s *Snapshot) GitOnly() { s.gitOnly = true }
+
 // Check compares .git and .clada with the snapshot, undoes what it can
 // (restores content and permissions it kept, renames what appeared with
 // [QuarantineSuffix]) and returns every change, in path order; nil when
@@ -181,6 +190,9 @@ func (s *Snapshot) Check() []Change {
 	lost := "" // a directory that could not be restored: its entries go with it
 	for _, rel := range paths {
 		if lost != "" && strings.HasPrefix(rel, lost+"/") {
+			continue
+		}
+		if s.gitOnly && isClada(rel) {
 			continue
 		}
 		if c, ok := s.compare(rel, s.entries[rel]); ok {
@@ -314,6 +326,9 @@ func (s *Snapshot) restore(c *Change, p string, e *entry) {
 func (s *Snapshot) created() []Change {
 	var out []Change
 	for _, dir := range s.dirs {
+		if s.gitOnly && isClada(dir) {
+			continue
+		}
 		entries, err := os.ReadDir(filepath.Join(s.root, filepath.FromSlash(dir)))
 		if err != nil {
 			continue

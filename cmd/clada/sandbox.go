@@ -21,7 +21,7 @@ func sandboxCommand(stdout io.Writer) *cli.Command {
 			"filter, whether user namespaces let .git and .clada be read-only mounts, and how commands\n" +
 			"run in this project's sandbox mode (--sandbox, else sandbox in .clada/config.toml)." + examples(
 			"clada sandbox",
-			"clada sandbox --sandbox required   # would clada run refuse here?"),
+			"clada sandbox --sandbox required   # would commands be refused here?"),
 		Flags: []cli.Flag{rootFlag(), sandboxFlag()},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
@@ -61,4 +61,3 @@ func sandboxAction(root, mode string, stdout io.Writer) error {
 	_, err = io.WriteString(stdout, b.String())
 	return err
 }
-

@@ -19,6 +19,8 @@ import (
 
 	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/clada/clada/sandbox"
 )
 
 // ttyRun is one `clada run` whose stdin is a pipe carrying the CSL and
@@ -262,7 +264,7 @@ func TestTTYPromptPrefix(t *testing.T) {
 	t.Parallel()
 	root := newRoot(t)
 	r := startTTY(t, root, "<---RUN--->\ntrue run one\n<---END--->\n")
-	r.expect("clada: run `true run one` in . (`true` is not in clada's specs)? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
+	r.expect("clada: run `true run one` in . (`true` is not in clada's specs) [" + sandboxPhrase(t) + "]? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
 	r.answer("p\n")
 	code, _ := r.wait(ttyWait)
 	if code != exitOK {
@@ -543,4 +545,17 @@ func interruptAtPrompt(t *testing.T, how string) time.Duration {
 		t.Error("a block ran after the interrupt")
 	}
 	return took
+}
+
+// sandboxPhrase is how the prompt says a command without grants runs on
+// this machine: "sandboxed, no network" where the kernel confines, else
+// "unconfined".
+func sandboxPhrase(t *testing.T) string {
+	t.Helper()
+	sb, err := sandbox.New(sandbox.Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	return sb.Phrase(sandbox.Command{})
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 )
 
@@ -26,6 +27,17 @@ func (s *Sandbox) Diagnose() []string {
 	}
 	lines = append(lines, "commands run: "+s.Describe())
 	return lines
+}
+
+// NamespacesWork reports whether clada, started in user and mount
+// namespaces of its own, can give each command read-only .git and .clada
+// mounts here (Linux); the reason when it cannot. It starts clada once
+// to see.
+func NamespacesWork() (bool, string) {
+	if reason := probeNamespaces(); reason != "" {
+		return false, reason
+	}
+	return runtime.GOOS == "linux", "no user namespaces on " + runtime.GOOS
 }
 
 func linuxFacts(sup Support) []string {

@@ -12,11 +12,16 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/clada/clada/sandbox"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and scripts")
 
 func TestMain(m *testing.M) {
+	// The [userns] condition starts this binary as clada's namespace
+	// probe, which must answer and exit rather than run the tests.
+	sandbox.Main()
 	testscript.Main(m, map[string]func(){
 		"clada": main,
 		// clada-fastclock is clada whose approval timeout runs on a clock
@@ -88,7 +93,9 @@ func TestScripts(t *testing.T) {
 			"jsonlines": cmdJSONLines,
 			"maxbytes":  cmdMaxBytes,
 			"hasprefix": cmdHasPrefix,
+			"listen":    cmdListen,
 		},
+		Condition: sandboxCondition,
 	})
 }
 

@@ -93,10 +93,21 @@ func cacheDirs(ctx context.Context, v Verdict, sb *sandbox.Sandbox) []string {
 			out = append(out, d)
 		}
 	}
-	if len(v.Grants.CacheQuery) > 0 && len(v.Exec) > 0 && filepath.IsAbs(v.Exec[0]) {
+	// A program inside the project never names caches: its answer would
+	// choose what it may write outside (~/.local/bin, say).
+	if len(v.Grants.CacheQuery) > 0 && len(v.Exec) > 0 && filepath.IsAbs(v.Exec[0]) && !inside(sb.Root(), v.Exec[0]) {
 		out = append(out, queryCaches(ctx, append([]string{v.Exec[0]}, v.Grants.CacheQuery...), v.Dir, sb)...)
 	}
 	return out
+}
+
+// inside reports whether path lies in dir, symbolic links resolved.
+func inside(dir, path string) bool {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		path = r
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // expandCache is a caches entry as a spec writes it, made absolute; ""

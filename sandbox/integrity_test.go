@@ -189,3 +189,26 @@ func remove(t *testing.T, root, name string) {
 		t.Fatal(err)
 	}
 }
+
+// After a confined command, whose .clada was read-only, only .git is
+// checked: what changed in .clada meanwhile is another clada's doing (an
+// always answer) and stays.
+func TestIntegrityGitOnly(t *testing.T) {
+	t.Parallel()
+	root := gitRoot(t)
+	s := TakeSnapshot(root)
+	s.GitOnly()
+	write(t, root, ".clada/commands.toml", "allowed = [\"make\"]\n")
+	write(t, root, ".clada/config.toml", "timeout = \"1m\"\n")
+	write(t, root, ".git/hooks/pre-push", "#!/bin/sh\n")
+	changes := s.Check()
+	if len(changes) != 1 || changes[0].Path != ".git/hooks/pre-push" || changes[0].What != "created" {
+		t.Fatalf("changes %v, want only the new hook", changes)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, ".clada", "commands.toml")); string(got) != "allowed = [\"make\"]\n" {
+		t.Errorf(".clada/commands.toml = %q: clada's own change was undone", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, ".clada", "config.toml")); string(got) != "timeout = \"1m\"\n" {
+		t.Errorf(".clada/config.toml = %q: clada's own change was undone", got)
+	}
+}

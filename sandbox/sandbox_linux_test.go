@@ -103,6 +103,7 @@ func TestConfinedCommand(t *testing.T) {
 	grants := Command{TmpDir: f.tmp}
 	withCache := Command{TmpDir: f.tmp, Caches: []string{f.cache}}
 	withNet := Command{TmpDir: f.tmp, Network: true}
+	repo := Command{TmpDir: f.tmp, Repository: true}
 	otherTmp := filepath.Join(os.TempDir(), fmt.Sprintf("clada-sandbox-test-%d", os.Getpid()))
 	// Cleanups run when the parallel subtests are done.
 	t.Cleanup(func() {
@@ -151,6 +152,10 @@ func TestConfinedCommand(t *testing.T) {
 		{name: "connect TCP without the network", action: []string{"connect", l.Addr().String()}, want: false},
 		{name: "connect TCP with the network", c: withNet, action: []string{"connect", l.Addr().String()}, want: true},
 		{name: "Unix socket of its own", action: []string{"unix", "../tmp/s.sock"}, want: true},
+		{name: "repository: write in .git", c: repo, action: []string{"write", ".git/index"}, want: true,
+			reason: "an approved git commit writes .git; without namespaces its config and hooks are left to the integrity check"},
+		{name: "repository: write .clada", c: repo, action: []string{"write", ".clada/specs.toml"}, want: false},
+		{name: "repository: write outside the root", c: repo, action: []string{"write", "../outside/y"}, want: false},
 		{name: "io_uring", action: []string{"uring", "-"}, want: false},
 		{name: "signal a process outside", action: []string{"kill", fmt.Sprint(os.Getpid())}, want: false, minABI: 6},
 	}

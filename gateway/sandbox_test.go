@@ -110,3 +110,30 @@ func TestCacheQuery(t *testing.T) {
 		t.Errorf("the query ran with %q, want once with its arguments", ran)
 	}
 }
+
+// The person asked about a command is told whether it gets the network.
+func TestAskSaysSandbox(t *testing.T) {
+	t.Parallel()
+	g, root := newTestGateway(t)
+	doc := "<---RUN--->\ngit fetch origin\n<---END--->\n<---RUN--->\ntrue\n<---END--->\n"
+	for _, mode := range []sandbox.Mode{sandbox.ModeAuto, sandbox.ModeOff} {
+		sb, err := sandbox.New(sandbox.Options{Mode: mode, Root: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sb.Close()
+		want := []string{"sandboxed, with network", "sandboxed, no network"}
+		if !sb.Support().Confines() || mode == sandbox.ModeOff {
+			want = []string{"unconfined", "unconfined"}
+		}
+		asker := &fakeAsker{}
+		g.Execute(context.Background(), plan(t, g, doc), ExecOptions{Asker: asker, Sandbox: sb}, nil)
+		var got []string
+		for _, q := range asker.asked {
+			got = append(got, q.Sandbox)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: the questions said %q, want %q", mode, got, want)
+		}
+	}
+}

@@ -19,8 +19,6 @@ import (
 
 	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/clada/clada/sandbox"
 )
 
 // ttyRun is one `clada run` whose stdin is a pipe carrying the CSL and
@@ -547,15 +545,3 @@ func interruptAtPrompt(t *testing.T, how string) time.Duration {
 	return took
 }
 
-// sandboxPhrase is how the prompt says a command without grants runs on
-// this machine: "sandboxed, no network" where the kernel confines, else
-// "unconfined".
-func sandboxPhrase(t *testing.T) string {
-	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{Root: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close()
-	return sb.Phrase(sandbox.Command{})
-}

@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"testing"
 	"net"
 	"strconv"
+	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 

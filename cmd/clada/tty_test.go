@@ -544,4 +544,3 @@ func interruptAtPrompt(t *testing.T, how string) time.Duration {
 	}
 	return took
 }
-

@@ -34,6 +34,7 @@ go build -o "$WORK/rusage" ./bench/rusage
 go build -o "$WORK/execloop" ./bench/execloop
 go build -o "$WORK/mcpcheck" ./bench/mcpcheck
 go test -c -o "$WORK/runner.test" ./runner
+go test -c -o "$WORK/sandbox.test" ./sandbox
 "$WORK/gen" -dir "$WORK" -blocks "$BLOCKS" -cats "$CATS" -sparse $((1 << 30))
 PROJECT="$WORK/project"
 # The binary measured is the release build the README installs, with
@@ -149,6 +150,41 @@ time_pair floor "$WORK/execloop $CATS small.txt" bash2 "bash $WORK/cat.sh"
 r=${RATIO[floor]}
 row "  floor: Go loop of bare exec.Command, same $CATS commands" "bash loop (${MS[bash2]} ms)" \
   "${r}× (${MS[floor]} ms)" "(information)" "-"
+
+echo "== 3b. the sandbox: $CATS blocks confined vs unconfined, and its start-up" >&2
+# The same run with every command confined (sandbox auto: Landlock and
+# seccomp, .git and .clada read-only mounts where user namespaces work)
+# and with --sandbox off, side by side. Where the kernel cannot confine,
+# both run unconfined and the row says so.
+sandbox_how=$(cd "$PROJECT" && "$CLADA" sandbox 2>/dev/null | sed -n 's/^commands run: //p')
+time_pair confined "$CLADA run $WORK/cat.csl" unconfined "$CLADA run --sandbox off $WORK/cat.csl"
+r=${RATIO[confined]}
+row "clada run, $CATS allowed blocks, confined ($sandbox_how)" "the same with --sandbox off (${MS[unconfined]} ms)" \
+  "${r}× (${MS[confined]} ms)" "≤ 1.15×" "$(check "$r" '<=' 1.15)"
+# One command through clada exec (what an agent's hook runs for every
+# command): the namespace clada starts itself in, plus one confinement.
+time_pair execsb "$CLADA exec -- cat small.txt" execoff "$CLADA exec --sandbox off -- cat small.txt"
+row "  clada exec -- cat small.txt, whole process, confined" "the same with --sandbox off (${MS[execoff]} ms)" \
+  "${RATIO[execsb]}× (${MS[execsb]} ms)" "(information)" "-"
+# The confinement's own cost per command, in process: sandbox's
+# BenchmarkStart starts and waits for /bin/true confined and unconfined,
+# alternated; the difference is what each confined command costs.
+conf_ns=() off_ns=()
+for ((i = 0; i < 7; i++)); do
+  while read -r name ns; do
+    case $name in
+    *confined*) conf_ns+=("$ns") ;;
+    *off*) off_ns+=("$ns") ;;
+    esac
+  done < <("$WORK/sandbox.test" -test.run '^$' -test.bench '^BenchmarkStart$' -test.benchtime 200x | awk '/^BenchmarkStart/ {print $1, $3}')
+done
+if [ ${#conf_ns[@]} -gt 0 ]; then
+  cn=$(median "${conf_ns[@]}") on=$(median "${off_ns[@]}")
+  row "  the confinement's start-up per command (sandbox BenchmarkStart, /bin/true)" "unconfined start ($((on / 1000)) µs)" \
+    "+$(((cn - on) / 1000)) µs ($((cn / 1000)) µs)" "(information)" "-"
+else
+  row "  the confinement's start-up per command (sandbox BenchmarkStart)" "—" "skipped: this machine cannot confine commands" "(information)" "-"
+fi
 
 echo "== 4. runner.Run vs bare exec.Command (runner's go test benchmarks, interleaved)" >&2
 runner_ns=() bare_ns=() ratios=()

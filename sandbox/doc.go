@@ -6,7 +6,8 @@
 // A confined command may read every file except the credential stores of
 // the home directory ([CredentialStores]); write only inside the project
 // root (never in .git/ or .clada/), in its private TMPDIR, in the build
-// caches its spec declares and in /dev/null; and use the network only
+// caches its spec declares, in /dev/null and, on Linux, in /dev/shm
+// (POSIX semaphores: Python's multiprocessing); and use the network only
 // when its spec grants it. [Sandbox.Start] starts an *exec.Cmd that way
 // and leaves everything else about it (process group, environment,
 // standard streams, timeout) to the caller. The [Mode] decides what

@@ -276,6 +276,10 @@ func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 	for _, d := range c.Caches {
 		rs.rules = append(rs.rules, rule{d, write})
 	}
+	// POSIX shared memory and semaphores (sem_open, shm_open) live in
+	// /dev/shm: Python's multiprocessing, test runners and browsers need
+	// them, as macOS's profile allows ipc-posix-sem.
+	rs.rules = append(rs.rules, rule{sharedMemory, write})
 	for _, f := range append([]string{os.DevNull}, c.Files...) {
 		rs.rules = append(rs.rules, rule{f, (llWriteFile | llTruncate | llIoctlDev) & rs.handledFS})
 	}
@@ -313,5 +317,8 @@ next:
 	}
 	return out
 }
+
+// sharedMemory is where POSIX shared memory and named semaphores live.
+const sharedMemory = "/dev/shm"
 
 func slicesClone(s []string) []string { return append([]string(nil), s...) }

@@ -107,6 +107,7 @@ func TestConfinedCommand(t *testing.T) {
 	otherTmp := filepath.Join(os.TempDir(), fmt.Sprintf("clada-sandbox-test-%d", os.Getpid()))
 	// Cleanups run when the parallel subtests are done.
 	t.Cleanup(func() {
+		os.Remove(fmt.Sprintf("/dev/shm/clada-sandbox-test-%d", os.Getpid()))
 		if _, err := os.Stat(otherTmp); err == nil {
 			t.Errorf("%s was created outside the TMPDIR", otherTmp)
 			os.Remove(otherTmp)
@@ -137,6 +138,8 @@ func TestConfinedCommand(t *testing.T) {
 		{name: "write its TMPDIR", action: []string{"write", "../tmp/x"}, want: true},
 		{name: "write /tmp outside its TMPDIR", action: []string{"write", otherTmp}, want: false},
 		{name: "write /dev/null", action: []string{"append", "/dev/null"}, want: true},
+		{name: "write /dev/shm (POSIX semaphores)", action: []string{"write", fmt.Sprintf("/dev/shm/clada-sandbox-test-%d", os.Getpid())}, want: true},
+		{name: "write /dev elsewhere", action: []string{"write", "/dev/clada-sandbox-test"}, want: false},
 		{name: "write a granted cache", c: withCache, action: []string{"write", "../cache/x"}, want: true},
 		{name: "write the cache without the grant", action: []string{"write", "../cache/y"}, want: false},
 		{name: "read ~/.ssh", action: []string{"read", "../home/.ssh/id_ed25519"}, want: false},

@@ -58,6 +58,10 @@ func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.S
 		conf.Outcome = o
 		return err
 	}
+	// Every TMPDIR in one directory, which the sandbox grants once.
+	if root := sb.TempRoot(); root != "" {
+		cfg.TempRoot = root
+	}
 	outTail, errTail := &tail{}, &tail{}
 	cfg.Stdout, cfg.Stderr = tee(cfg.Stdout, outTail), tee(cfg.Stderr, errTail)
 	snap := sandbox.TakeSnapshot(sb.Root())
@@ -146,7 +150,7 @@ func queryCaches(ctx context.Context, argv []string, dir string, sb *sandbox.San
 	}
 	var stdout bytes.Buffer
 	res := runner.Run(ctx, argv, runner.Config{Dir: dir, Env: commandEnv(os.Environ(), nil), Timeout: 10 * time.Second,
-		MaxOutput: 64 << 10, Stdout: &stdout,
+		MaxOutput: 64 << 10, Stdout: &stdout, TempRoot: sb.TempRoot(),
 		Start: func(cmd *exec.Cmd, tmp string) error {
 			_, err := sb.Start(cmd, sandbox.Command{TmpDir: tmp})
 			return err

@@ -60,8 +60,9 @@ type Options struct {
 // concurrent use.
 type Sandbox struct {
 	mode    Mode
-	root    string // absolute, symlinks resolved
-	home    string // absolute, symlinks resolved; "" when unknown
+	root    string   // absolute, symlinks resolved
+	home    string   // absolute, symlinks resolved; "" when unknown
+	creds   []string // credentialPaths(home), resolved once: every command needs them
 	support Support
 	plat    platform
 }
@@ -95,7 +96,7 @@ func New(opts Options) (*Sandbox, error) {
 			home = h
 		}
 	}
-	s := &Sandbox{mode: mode, root: root, home: home, support: probe()}
+	s := &Sandbox{mode: mode, root: root, home: home, creds: credentialPaths(home), support: probe()}
 	return s, nil
 }
 

@@ -77,3 +77,8 @@ func canonical(p string) string {
 	}
 	return p
 }
+
+// TempRoot returns "": each command's TMPDIR is made where the caller
+// makes it by default (only Linux keeps confined launchers, which need
+// one directory for all of them).
+func (s *Sandbox) TempRoot() string { return "" }

@@ -15,23 +15,89 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// platform is the Linux state of a Sandbox: the read layer, built once.
+// platform is the Linux state of a Sandbox: the read layer, built once,
+// and the launchers, one per set of grants.
 type platform struct {
-	mu      sync.Mutex
-	readFD  int             // the read layer's ruleset; 0 until built
-	granted map[string]bool // paths the read layer was given after it was built
-	nsFail  string          // why per-command mounts stopped working; "" while they work
+	mu        sync.Mutex
+	readFD    int                  // the read layer's ruleset; 0 until built
+	granted   map[string]bool      // paths the read layer was given after it was built
+	nsFail    string               // why per-command mounts stopped working; "" while they work
+	launchers map[string]*launcher // by launchKey
+	tempRoot  string               // the commands' TMPDIRs are made in it; "" until made
 }
 
 func (p *platform) close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.readFD <= 0 {
-		return nil
+	for k, l := range p.launchers {
+		l.retire()
+		delete(p.launchers, k)
 	}
-	err := unix.Close(p.readFD)
-	p.readFD = 0
+	var err error
+	if p.tempRoot != "" {
+		err = os.RemoveAll(p.tempRoot)
+		p.tempRoot = ""
+	}
+	if p.readFD > 0 {
+		err = errors.Join(err, unix.Close(p.readFD))
+		p.readFD = 0
+	}
 	return err
+}
+
+// maxLaunchers bounds the confined threads a Sandbox keeps: one per set
+// of grants seen (network or not, repository or not, which caches).
+const maxLaunchers = 8
+
+// launcher is an OS thread, confined once for one set of grants, that
+// starts every command with those grants: the goroutine that owns it is
+// locked to it and never unlocked, does nothing but cmd.Start, and when it
+// returns the runtime ends the thread, so no other goroutine ever runs
+// confined. Starting a command from it costs a fork and exec, as starting
+// it unconfined does, instead of a new thread, two Landlock layers, a
+// seccomp filter and a mount namespace per command. It holds its mount
+// namespace for its whole life, so it is retired when what it was built
+// on changes (stamp).
+type launcher struct {
+	ns    bool   // .git and .clada are read-only mounts in its mount namespace
+	stamp string // the identity of what it was built on; see Sandbox.stamp
+	reqs  chan *exec.Cmd
+	errs  chan error
+}
+
+// retire ends the launcher's goroutine, and with it the confined thread.
+func (l *launcher) retire() { close(l.reqs) }
+
+// TempRoot returns the directory in which the caller makes each
+// command's private TMPDIR (runner.Config.TempRoot), so that one grant
+// covers them all: the launchers, built once, could not grant each new
+// one. It is made on first use (mode 0700, in os.TempDir()), made again
+// when it has gone, and removed by Close. "" when commands are not
+// confined here; the caller then uses the default.
+func (s *Sandbox) TempRoot() string {
+	if s.mode == ModeOff || !s.support.Confines() {
+		return ""
+	}
+	s.plat.mu.Lock()
+	defer s.plat.mu.Unlock()
+	return s.tempRootLocked()
+}
+
+func (s *Sandbox) tempRootLocked() string {
+	if p := s.plat.tempRoot; p != "" {
+		var st unix.Stat_t
+		if err := unix.Lstat(p, &st); err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR &&
+			int(st.Uid) == os.Geteuid() && st.Mode&0o077 == 0 {
+			return p
+		}
+	}
+	p, err := os.MkdirTemp("", "clada-sandbox-")
+	if err != nil {
+		s.plat.tempRoot = ""
+		return ""
+	}
+	s.plat.tempRoot = p
+	return p
 }
 
 func probePlatform(s *Support) {
@@ -60,8 +126,9 @@ func probePlatform(s *Support) {
 	}
 }
 
-// start starts cmd from an OS thread that first confines itself and then
-// dies. Go cannot run code between fork and exec, but a new process
+// start starts cmd confined: from the launcher of its grants when its
+// TMPDIR lies in TempRoot (as clada's runner makes it), else from an OS
+// thread of its own that first confines itself and then dies. Go cannot run code between fork and exec, but a new process
 // inherits the Landlock domain, the seccomp filter, no_new_privs and the
 // mount namespace of the thread that forks it, and execve keeps them:
 // so the command is confined from its first instruction, while clada's
@@ -72,18 +139,19 @@ func probePlatform(s *Support) {
 // cmd.Start.
 func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 	c.Caches = s.usableCaches(c.Caches)
-	readFD, err := s.readLayer(c)
+	s.plat.mu.Lock()
+	root := s.plat.tempRoot
+	s.plat.mu.Unlock()
+	if root != "" && (c.TmpDir == "" || within(c.TmpDir, root)) {
+		return s.launch(cmd, c)
+	}
+	readFD, err := s.readLayer(append([]string{c.TmpDir}, c.Caches...))
 	if err != nil {
 		return Outcome{}, fmt.Errorf("sandbox: %w", err)
 	}
-	var prog []bpf.RawInstruction
-	useSeccomp := s.support.Seccomp
-	if useSeccomp {
-		p, ok, err := seccompProgram(c.Network)
-		if err != nil {
-			return Outcome{}, fmt.Errorf("sandbox: %w", err)
-		}
-		useSeccomp, prog = ok, p
+	prog, useSeccomp, err := s.seccomp(c)
+	if err != nil {
+		return Outcome{}, err
 	}
 	s.plat.mu.Lock()
 	tryNS := s.support.Namespaces && s.plat.nsFail == ""
@@ -118,6 +186,144 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 		s.plat.mu.Unlock()
 	}
 	return s.outcome(c, r.ns), r.err
+}
+
+// seccomp returns the seccomp filter of a command with grants c, and
+// whether to install one.
+func (s *Sandbox) seccomp(c Command) ([]bpf.RawInstruction, bool, error) {
+	if !s.support.Seccomp {
+		return nil, false, nil
+	}
+	prog, ok, err := seccompProgram(c.Network)
+	if err != nil {
+		return nil, false, fmt.Errorf("sandbox: %w", err)
+	}
+	return prog, ok, nil
+}
+
+// launch starts cmd from the launcher of c's grants, building it first
+// when there is none or what it was built on has changed.
+func (s *Sandbox) launch(cmd *exec.Cmd, c Command) (Outcome, error) {
+	s.plat.mu.Lock()
+	defer s.plat.mu.Unlock()
+	tmp := s.tempRootLocked()
+	if tmp == "" {
+		return Outcome{}, errors.New("sandbox: no directory for the commands' TMPDIRs")
+	}
+	if c.TmpDir != "" && !within(c.TmpDir, tmp) {
+		return Outcome{}, fmt.Errorf("sandbox: TMPDIR %s is not in %s", c.TmpDir, tmp)
+	}
+	tryNS := s.support.Namespaces && s.plat.nsFail == ""
+	key := launchKey(c)
+	stamp := s.stamp(c, tmp, tryNS)
+	l := s.plat.launchers[key]
+	if l != nil && l.stamp != stamp {
+		l.retire()
+		delete(s.plat.launchers, key)
+		l = nil
+	}
+	if l == nil {
+		if len(s.plat.launchers) >= maxLaunchers {
+			for k, old := range s.plat.launchers {
+				old.retire()
+				delete(s.plat.launchers, k)
+			}
+		}
+		var err error
+		if l, err = s.newLauncher(c, tmp, tryNS, stamp); err != nil {
+			return Outcome{}, err
+		}
+		if s.plat.launchers == nil {
+			s.plat.launchers = map[string]*launcher{}
+		}
+		s.plat.launchers[key] = l
+	}
+	l.reqs <- cmd
+	return s.outcome(c, l.ns), <-l.errs
+}
+
+// newLauncher confines a new thread for grants c, with tmp as the
+// writable temporary directory, and leaves it waiting for commands. The
+// caller holds s.plat.mu.
+func (s *Sandbox) newLauncher(c Command, tmp string, tryNS bool, stamp string) (*launcher, error) {
+	readFD, err := s.readLayerLocked(append([]string{tmp}, c.Caches...))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	prog, useSeccomp, err := s.seccomp(c)
+	if err != nil {
+		return nil, err
+	}
+	c.TmpDir = tmp
+	l := &launcher{stamp: stamp, reqs: make(chan *exec.Cmd), errs: make(chan error)}
+	type result struct {
+		ns         bool
+		nsErr, err error
+	}
+	ready := make(chan result)
+	go func() {
+		// Never unlocked: when this goroutine returns, the runtime
+		// ends the thread with it, and no other goroutine ever runs
+		// confined.
+		runtime.LockOSThread()
+		var r result
+		if tryNS {
+			if r.nsErr = protectedMounts(s.root, c.Repository); r.nsErr == nil {
+				r.ns = true
+			}
+		}
+		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), prog, useSeccomp)
+		ready <- r
+		if r.err != nil {
+			return
+		}
+		for cmd := range l.reqs {
+			l.errs <- cmd.Start()
+		}
+	}()
+	r := <-ready
+	if r.nsErr != nil {
+		s.plat.nsFail = r.nsErr.Error()
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	l.ns = r.ns
+	return l, nil
+}
+
+// launchKey names a set of grants: commands with the same one share a
+// launcher.
+func launchKey(c Command) string {
+	return fmt.Sprintf("%t\x00%t\x00%q\x00%q", c.Network, c.Repository, c.Caches, c.Files)
+}
+
+// stamp is the identity of what a launcher for grants c is built on: the
+// files its mounts cover (or, without mounts, the root's entries, through
+// the root's modification time), its temporary directory and caches. A
+// launcher whose stamp no longer matches is retired: its mounts or rules
+// would name files that are not there any more.
+func (s *Sandbox) stamp(c Command, tmp string, ns bool) string {
+	paths := append(protectedPaths(s.root, c.Repository), tmp)
+	paths = append(paths, c.Caches...)
+	paths = append(paths, c.Files...)
+	if !ns {
+		paths = append(paths, s.root)
+	}
+	var b strings.Builder
+	for _, p := range paths {
+		var st unix.Stat_t
+		if err := unix.Lstat(p, &st); err != nil {
+			b.WriteString("-;")
+			continue
+		}
+		fmt.Fprintf(&b, "%d:%d:%o", st.Dev, st.Ino, st.Mode)
+		if p == s.root {
+			fmt.Fprintf(&b, ":%d.%d", st.Mtim.Sec, st.Mtim.Nsec)
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
 }
 
 // confineThread confines the calling (locked) thread.
@@ -183,20 +389,26 @@ func (s *Sandbox) outcome(c Command, namespace bool) Outcome {
 // readLayer returns the first Landlock layer, which handles reading: every
 // file may be read and run, except the credential stores of the home
 // directory and the raw memory and disk devices. It is built once per
-// Sandbox; later commands add rules to it for their own places (a cache
-// created since), which a ruleset allows until it is enforced again. It
+// Sandbox; later commands add rules to it for their own places (extra: a
+// TMPDIR, a cache created since), which a ruleset allows until it is
+// enforced again. It
 // also grants REFER everywhere, as the kernel denies moving files between
 // directories in any layer that does not grant it.
-func (s *Sandbox) readLayer(c Command) (int, error) {
-	abi := s.support.Landlock
+func (s *Sandbox) readLayer(extra []string) (int, error) {
 	s.plat.mu.Lock()
 	defer s.plat.mu.Unlock()
+	return s.readLayerLocked(extra)
+}
+
+// readLayerLocked is readLayer with s.plat.mu held.
+func (s *Sandbox) readLayerLocked(extra []string) (int, error) {
+	abi := s.support.Landlock
 	if s.plat.readFD == 0 {
 		rs := ruleset{handledFS: llReadRights}
 		if abi >= 2 {
 			rs.handledFS |= llRefer
 		}
-		t := &tree{excluded: credentialPaths(s.home), filter: devFilter, open: []string{"/dev"}}
+		t := &tree{excluded: s.creds, filter: devFilter, open: []string{"/dev"}}
 		rs.rules = grantTree(nil, "/", llReadRights, llReadDir, t)
 		if abi >= 2 {
 			rs.rules = append(rs.rules, rule{"/", llRefer})
@@ -211,7 +423,7 @@ func (s *Sandbox) readLayer(c Command) (int, error) {
 		s.plat.readFD = fd
 		s.plat.granted = map[string]bool{}
 	}
-	for _, p := range append([]string{c.TmpDir}, c.Caches...) {
+	for _, p := range extra {
 		if p == "" || s.plat.granted[p] {
 			continue
 		}
@@ -254,7 +466,7 @@ func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 	if abi >= 6 {
 		rs.scoped = llScopeUnix | llScopeSig
 	}
-	creds := credentialPaths(s.home)
+	creds := s.creds
 	excluded := creds
 	if !namespace {
 		excluded = append(slicesClone(creds), filepath.Join(s.root, ".clada"))
@@ -292,7 +504,7 @@ func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 // itself, and a directory that does not exist cannot be granted).
 func (s *Sandbox) usableCaches(caches []string) []string {
 	var out []string
-	creds := credentialPaths(s.home)
+	creds := s.creds
 next:
 	for _, d := range caches {
 		if !filepath.IsAbs(d) {

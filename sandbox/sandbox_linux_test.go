@@ -82,9 +82,24 @@ func (f *fixture) run(t *testing.T, c Command, action ...string) (Outcome, strin
 	return o, strings.TrimSpace(out.String()), err == nil
 }
 
+// TestConfinedCommand runs each action confined, started from a thread
+// of its own (a TMPDIR anywhere) and from a launcher (a TMPDIR in
+// TempRoot, as clada's runner makes it): both must confine alike.
 func TestConfinedCommand(t *testing.T) {
 	t.Parallel()
+	t.Run("thread", func(t *testing.T) { t.Parallel(); testConfined(t, false) })
+	t.Run("launcher", func(t *testing.T) { t.Parallel(); testConfined(t, true) })
+}
+
+func testConfined(t *testing.T, launcher bool) {
 	f := newFixture(t, ModeAuto)
+	if launcher {
+		tmp, err := os.MkdirTemp(f.sb.TempRoot(), "cmd-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.tmp = tmp
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -104,10 +119,10 @@ func TestConfinedCommand(t *testing.T) {
 	withCache := Command{TmpDir: f.tmp, Caches: []string{f.cache}}
 	withNet := Command{TmpDir: f.tmp, Network: true}
 	repo := Command{TmpDir: f.tmp, Repository: true}
-	otherTmp := filepath.Join(os.TempDir(), fmt.Sprintf("clada-sandbox-test-%d", os.Getpid()))
+	otherTmp := filepath.Join(os.TempDir(), fmt.Sprintf("clada-sandbox-test-%d-%t", os.Getpid(), launcher))
 	// Cleanups run when the parallel subtests are done.
 	t.Cleanup(func() {
-		os.Remove(fmt.Sprintf("/dev/shm/clada-sandbox-test-%d", os.Getpid()))
+		os.Remove(fmt.Sprintf("/dev/shm/clada-sandbox-test-%d-%t", os.Getpid(), launcher))
 		if _, err := os.Stat(otherTmp); err == nil {
 			t.Errorf("%s was created outside the TMPDIR", otherTmp)
 			os.Remove(otherTmp)
@@ -135,10 +150,10 @@ func TestConfinedCommand(t *testing.T) {
 		{name: "write .clada", action: []string{"write", ".clada/specs.toml"}, want: false},
 		{name: "move a file into .git", action: []string{"rename", "src/b.txt", ".git/b.txt"}, want: false},
 		{name: "write outside the root", action: []string{"write", "../outside/x"}, want: false},
-		{name: "write its TMPDIR", action: []string{"write", "../tmp/x"}, want: true},
+		{name: "write its TMPDIR", action: []string{"write", filepath.Join(f.tmp, "x")}, want: true},
 		{name: "write /tmp outside its TMPDIR", action: []string{"write", otherTmp}, want: false},
 		{name: "write /dev/null", action: []string{"append", "/dev/null"}, want: true},
-		{name: "write /dev/shm (POSIX semaphores)", action: []string{"write", fmt.Sprintf("/dev/shm/clada-sandbox-test-%d", os.Getpid())}, want: true},
+		{name: "write /dev/shm (POSIX semaphores)", action: []string{"write", fmt.Sprintf("/dev/shm/clada-sandbox-test-%d-%t", os.Getpid(), launcher)}, want: true},
 		{name: "write /dev elsewhere", action: []string{"write", "/dev/clada-sandbox-test"}, want: false},
 		{name: "write a granted cache", c: withCache, action: []string{"write", "../cache/x"}, want: true},
 		{name: "write the cache without the grant", action: []string{"write", "../cache/y"}, want: false},
@@ -154,7 +169,7 @@ func TestConfinedCommand(t *testing.T) {
 		{name: "read /etc", action: []string{"read", "/etc/passwd"}, want: true},
 		{name: "connect TCP without the network", action: []string{"connect", l.Addr().String()}, want: false},
 		{name: "connect TCP with the network", c: withNet, action: []string{"connect", l.Addr().String()}, want: true},
-		{name: "Unix socket of its own", action: []string{"unix", "../tmp/s.sock"}, want: true},
+		{name: "Unix socket of its own", action: []string{"unix", filepath.Join(f.tmp, "s.sock")}, want: true},
 		{name: "repository: write in .git", c: repo, action: []string{"write", ".git/index"}, want: true,
 			reason: "an approved git commit writes .git; without namespaces its config and hooks are left to the integrity check"},
 		{name: "repository: write .clada", c: repo, action: []string{"write", ".clada/specs.toml"}, want: false},
@@ -173,6 +188,9 @@ func TestConfinedCommand(t *testing.T) {
 				c = grants
 			}
 			o, out, ok := f.run(t, c, tt.action...)
+			if n := f.sb.launcherCount(); launcher != (n > 0) {
+				t.Errorf("%d launchers, want some: %v", n, launcher)
+			}
 			if !o.Confined {
 				t.Fatalf("not confined: %s", o.Text)
 			}
@@ -254,5 +272,56 @@ func TestUnsupportedMachine(t *testing.T) {
 				t.Error("required: the command was started")
 			}
 		}
+	}
+}
+
+func (s *Sandbox) launcherCount() int {
+	s.plat.mu.Lock()
+	defer s.plat.mu.Unlock()
+	return len(s.plat.launchers)
+}
+
+// A launcher serves every command with its grants, and is built again
+// when what it was built on changes: here a top-level entry made after
+// it, which (without namespaces) only a new launcher can grant.
+func TestLauncherReuse(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, ModeAuto)
+	newTmp := func() string {
+		tmp, err := os.MkdirTemp(f.sb.TempRoot(), "cmd-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tmp
+	}
+	for i := range 3 {
+		if _, out, ok := f.run(t, Command{TmpDir: newTmp()}, "write", fmt.Sprintf("src/n%d.txt", i)); !ok {
+			t.Fatalf("command %d: %s", i, out)
+		}
+	}
+	if n := f.sb.launcherCount(); n != 1 {
+		t.Errorf("%d launchers after three commands with the same grants, want 1", n)
+	}
+	if _, out, ok := f.run(t, Command{TmpDir: newTmp(), Network: true}, "write", "src/net.txt"); !ok {
+		t.Fatalf("with the network: %s", out)
+	}
+	if n := f.sb.launcherCount(); n != 2 {
+		t.Errorf("%d launchers after other grants, want 2", n)
+	}
+	if err := os.Mkdir(filepath.Join(f.root, "late"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o, out, ok := f.run(t, Command{TmpDir: newTmp()}, "write", "late/x")
+	if !ok {
+		t.Errorf("a top-level directory made after the launcher is not writable (%s): %s", o.Text, out)
+	}
+	if _, out, ok := f.run(t, Command{TmpDir: newTmp()}, "write", ".git/hooks/pre-commit"); ok {
+		t.Errorf("a rebuilt launcher let a command write a git hook: %s", out)
+	}
+	// The TMPDIRs' directory goes with the Sandbox.
+	root := f.sb.TempRoot()
+	f.sb.Close()
+	if _, err := os.Stat(root); err == nil {
+		t.Errorf("Close left %s", root)
 	}
 }

@@ -26,11 +26,18 @@
 //
 // Go cannot run code between fork and exec, but a process inherits the
 // Landlock domain, seccomp filter, no_new_privs flag and mount namespace
-// of the thread that forks it. So Start locks a new goroutine to its OS
-// thread, confines that thread, starts the command from it, and lets the
-// thread die; no other goroutine ever runs on it, and clada's other
-// threads stay free. This costs a thread and a few system calls per
-// command instead of a helper process.
+// of the thread that forks it. So a goroutine locks itself to its OS
+// thread (and never unlocks it), confines that thread, and starts
+// commands from it; no other goroutine ever runs on it, and clada's other
+// threads stay free. When the command's TMPDIR lies in [Sandbox.TempRoot],
+// as clada's runner makes it, that thread is a launcher kept for every
+// later command with the same grants (network, repository, caches), so a
+// confined command costs a fork and exec like an unconfined one; a
+// launcher is rebuilt when what its rules and mounts name changes (the
+// root's entries, .git, .clada, the caches). Otherwise the thread starts
+// one command and dies. Either way no helper process is started per
+// command, and no TMPDIR is granted but the commands' own: the TempRoot
+// holds only them (so commands of one clada may see each other's).
 //
 // .git and .clada must stay read-only inside a writable root, which
 // Landlock cannot express (its rules grant whole trees). Where user

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -110,7 +109,7 @@ func probePlatform(s *Support) {
 		return
 	}
 	s.Landlock = abi
-	if _, ok, _ := seccompProgram(false); ok {
+	if _, ok, _ := seccompProgram(false, os.Getpid(), os.Getpid()); ok {
 		// PR_GET_SECCOMP fails with EINVAL on a kernel without seccomp.
 		if _, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); err == nil {
 			s.Seccomp = true
@@ -149,10 +148,6 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, fmt.Errorf("sandbox: %w", err)
 	}
-	prog, useSeccomp, err := s.seccomp(c)
-	if err != nil {
-		return Outcome{}, err
-	}
 	s.plat.mu.Lock()
 	tryNS := s.support.Namespaces && s.plat.nsFail == ""
 	s.plat.mu.Unlock()
@@ -173,7 +168,7 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 				r.ns = true
 			}
 		}
-		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), prog, useSeccomp)
+		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network)
 		if r.err == nil {
 			r.err = cmd.Start()
 		}
@@ -186,19 +181,6 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 		s.plat.mu.Unlock()
 	}
 	return s.outcome(c, r.ns), r.err
-}
-
-// seccomp returns the seccomp filter of a command with grants c, and
-// whether to install one.
-func (s *Sandbox) seccomp(c Command) ([]bpf.RawInstruction, bool, error) {
-	if !s.support.Seccomp {
-		return nil, false, nil
-	}
-	prog, ok, err := seccompProgram(c.Network)
-	if err != nil {
-		return nil, false, fmt.Errorf("sandbox: %w", err)
-	}
-	return prog, ok, nil
 }
 
 // launch starts cmd from the launcher of c's grants, building it first
@@ -250,10 +232,6 @@ func (s *Sandbox) newLauncher(c Command, tmp string, tryNS bool, stamp string) (
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	prog, useSeccomp, err := s.seccomp(c)
-	if err != nil {
-		return nil, err
-	}
 	c.TmpDir = tmp
 	l := &launcher{stamp: stamp, reqs: make(chan *exec.Cmd), errs: make(chan error)}
 	type result struct {
@@ -272,7 +250,7 @@ func (s *Sandbox) newLauncher(c Command, tmp string, tryNS bool, stamp string) (
 				r.ns = true
 			}
 		}
-		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), prog, useSeccomp)
+		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network)
 		ready <- r
 		if r.err != nil {
 			return
@@ -327,7 +305,7 @@ func (s *Sandbox) stamp(c Command, tmp string, ns bool) string {
 }
 
 // confineThread confines the calling (locked) thread.
-func (s *Sandbox) confineThread(readFD int, write ruleset, prog []bpf.RawInstruction, useSeccomp bool) error {
+func (s *Sandbox) confineThread(readFD int, write ruleset, network bool) error {
 	writeFD, err := write.create()
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
@@ -342,9 +320,17 @@ func (s *Sandbox) confineThread(readFD int, write ruleset, prog []bpf.RawInstruc
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: no_new_privs: %w", err)
 	}
-	if useSeccomp {
-		if err := installSeccomp(prog); err != nil {
+	if s.support.Seccomp {
+		// The filter names this process and thread, which its
+		// commands may not trace or stop (see seccompProgram).
+		prog, ok, err := seccompProgram(network, unix.Getpid(), unix.Gettid())
+		if err != nil {
 			return fmt.Errorf("sandbox: %w", err)
+		}
+		if ok {
+			if err := installSeccomp(prog); err != nil {
+				return fmt.Errorf("sandbox: %w", err)
+			}
 		}
 	}
 	if err := restrictThread(readFD); err != nil {

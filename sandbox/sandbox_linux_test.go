@@ -174,6 +174,12 @@ func testConfined(t *testing.T, launcher bool) {
 			reason: "an approved git commit writes .git; without namespaces its config and hooks are left to the integrity check"},
 		{name: "repository: write .clada", c: repo, action: []string{"write", ".clada/specs.toml"}, want: false},
 		{name: "repository: write outside the root", c: repo, action: []string{"write", "../outside/y"}, want: false},
+		{name: "ptrace clada's threads", action: []string{"ptrace-parent", "-"}, want: false,
+			reason: "a launcher thread shares the command's Landlock domain; seccomp refuses PTRACE_ATTACH"},
+		{name: "read clada's memory", action: []string{"vmread-parent", "-"}, want: false,
+			reason: "process_vm_readv needs the same access as ptrace"},
+		{name: "signal clada's threads", action: []string{"tkill-parent", "-"}, want: false,
+			reason: "seccomp refuses signals to clada's process and to the thread that starts commands"},
 		{name: "io_uring", action: []string{"uring", "-"}, want: false},
 		{name: "signal a process outside", action: []string{"kill", fmt.Sprint(os.Getpid())}, want: false, minABI: 6},
 	}

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -11,22 +12,24 @@ import (
 )
 
 // BenchmarkStart is the confinement's own cost: starting and waiting for
-// /bin/true confined (sub-benchmark confined) against the same start
-// unconfined (off), from one Sandbox as clada uses it. bench/run.sh
-// reports the difference per command.
+// /bin/true unconfined (off), confined from a launcher as clada's runner
+// starts every command (launcher: the TMPDIR lies in TempRoot, and the
+// launcher built by the first command serves the rest), and confined
+// from a thread of its own that confines itself per command (thread:
+// what building a launcher costs, once per set of grants). bench/run.sh
+// reports the differences.
 func BenchmarkStart(b *testing.B) {
 	truePath, err := exec.LookPath("true")
 	if err != nil {
 		b.Skip(err)
 	}
-	root := b.TempDir()
-	tmp := filepath.Join(root, "tmp")
-	for _, mode := range []Mode{ModeOff, ModeAuto} {
-		name := "off"
-		if mode == ModeAuto {
-			name = "confined"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, variant := range []string{"off", "launcher", "thread"} {
+		b.Run(variant, func(b *testing.B) {
+			root := b.TempDir()
+			mode := ModeAuto
+			if variant == "off" {
+				mode = ModeOff
+			}
 			sb, err := New(Options{Mode: mode, Root: root})
 			if err != nil {
 				b.Fatal(err)
@@ -35,7 +38,15 @@ func BenchmarkStart(b *testing.B) {
 			if mode == ModeAuto && !sb.Support().Confines() {
 				b.Skipf("this machine cannot confine commands: %s", sb.Support().Reason)
 			}
+			tmp := filepath.Join(root, "tmp")
+			if variant == "launcher" {
+				tmp = filepath.Join(sb.TempRoot(), "cmd")
+			}
+			if err := os.MkdirAll(tmp, 0o700); err != nil {
+				b.Fatal(err)
+			}
 			before := cpuTime()
+			var child time.Duration
 			for b.Loop() {
 				cmd := exec.Command(truePath)
 				if _, err := sb.Start(cmd, Command{TmpDir: tmp}); err != nil {
@@ -44,7 +55,9 @@ func BenchmarkStart(b *testing.B) {
 				if err := cmd.Wait(); err != nil {
 					b.Fatal(err)
 				}
+				child += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 			}
+			b.ReportMetric(float64(child.Nanoseconds())/float64(b.N), "child-cpu-ns/op")
 			// CPU time of this process and its children per command: on a
 			// loaded machine it varies less than the wall time.
 			b.ReportMetric(float64((cpuTime()-before).Nanoseconds())/float64(b.N), "cpu-ns/op")

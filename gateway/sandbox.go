@@ -70,6 +70,9 @@ func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.S
 		if conf.Confined {
 			snap.GitOnly()
 		}
+		if v.Repository {
+			snap.NewRepository()
+		}
 		conf.Changes = snap.Check()
 	}
 	conf.Hint = sandbox.Hint(conf.Outcome, res.Status == runner.StatusExited && res.ExitCode != 0, outTail.bytes(), errTail.bytes())

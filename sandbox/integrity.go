@@ -44,6 +44,7 @@ type Snapshot struct {
 	kept    int64             // content bytes kept
 	partial bool              // past snapshotMaxEntries: later entries not recorded
 	gitOnly bool              // Check leaves .clada alone (GitOnly)
+	newRepo bool              // a .git where there was none is no change (NewRepository)
 }
 
 type entry struct {
@@ -176,6 +177,11 @@ func (c Change) String() string {
 // same time), which Check must not undo.
 func (s *Snapshot) GitOnly() { s.gitOnly = true }
 
+// NewRepository makes Check accept a .git that appears where there was
+// none: the command was a git command a person approved to change the
+// repository (git init). A .git that was there stays watched.
+func (s *Snapshot) NewRepository() { s.newRepo = true }
+
 // Check compares .git and .clada with the snapshot, undoes what it can
 // (restores content and permissions it kept, renames what appeared with
 // [QuarantineSuffix]) and returns every change, in path order; nil when
@@ -230,6 +236,9 @@ func (s *Snapshot) compare(rel string, e *entry) (Change, bool) {
 		// .git/config.worktree, .git/hooks or .clada itself.
 		if rel == ".clada" {
 			return c, false // its new entries are checked one by one
+		}
+		if rel == ".git" && s.newRepo {
+			return c, false // git init, approved by a person
 		}
 		c.What = "created"
 		s.quarantine(&c, p)

@@ -212,3 +212,26 @@ func TestIntegrityGitOnly(t *testing.T) {
 		t.Errorf(".clada/config.toml = %q: clada's own change was undone", got)
 	}
 }
+
+// git init, approved by a person, makes a .git where there was none: no
+// change. Without that approval the same .git is put aside.
+func TestIntegrityNewRepository(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	s := TakeSnapshot(root)
+	s.NewRepository()
+	write(t, root, ".git/config", "[core]\n")
+	if changes := s.Check(); changes != nil {
+		t.Errorf("git init reported %v", changes)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".git", "config")); err != nil {
+		t.Errorf("the new repository was moved: %v", err)
+	}
+	// An existing .git stays watched.
+	s = TakeSnapshot(root)
+	s.NewRepository()
+	write(t, root, ".git/config", "[core]\n\thooksPath = /tmp\n")
+	if changes := s.Check(); len(changes) != 1 || changes[0].Path != ".git/config" || !changes[0].Undone {
+		t.Errorf("changes %v, want .git/config restored", changes)
+	}
+}

@@ -66,3 +66,31 @@ func sandboxPhrase(t *testing.T) string {
 	defer sb.Close()
 	return sb.Phrase(sandbox.Command{})
 }
+
+// clada starts itself again in a user namespace only for what runs
+// commands under the sandbox.
+func TestNeedsNamespace(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"clada", "run", "reply.csl"}, true},
+		{[]string{"clada", "run", "--trust-all", "--sandbox", "required", "reply.csl"}, true},
+		{[]string{"clada", "run", "--dry-run", "reply.csl"}, false},
+		{[]string{"clada", "run", "--sandbox", "off", "reply.csl"}, false},
+		{[]string{"clada", "run", "--sandbox=off"}, false},
+		{[]string{"clada", "mcp"}, true},
+		{[]string{"clada", "mcp", "--sandbox", "off"}, false},
+		{[]string{"clada", "exec", "--", "ls", "--sandbox", "off"}, true}, // the command's own words
+		{[]string{"clada", "exec", "ls", "--dry-run"}, true},
+		{[]string{"clada", "exec", "--sandbox", "off", "--", "ls"}, false},
+		{[]string{"clada", "check", "--", "ls"}, false},
+		{[]string{"clada", "sandbox"}, false},
+		{[]string{"clada"}, false},
+	} {
+		if got := needsNamespace(tt.args); got != tt.want {
+			t.Errorf("needsNamespace(%q) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}

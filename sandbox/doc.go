@@ -18,11 +18,15 @@
 //
 // Landlock restricts files (and, from ABI 4, TCP ports; from ABI 6,
 // signals and abstract Unix sockets to the command's own processes), a
-// seccomp filter refuses sockets other than AF_UNIX without the network
-// and io_uring always. Both need no privilege, no setuid helper and no
+// seccomp filter refuses sockets other than AF_UNIX without the network,
+// io_uring always, and tracing, reading the memory of or signalling
+// clada's own process and the thread that starts commands (which shares
+// their Landlock domain). Both need no privilege, no setuid helper and no
 // cgo (the Landlock system calls are made through golang.org/x/sys/unix;
-// go-landlock was not taken because it links libpsx, which turns the
-// binary into a cgo program wherever a C compiler is installed).
+// go-landlock was not taken because its API restricts every thread of the
+// process, through libpsx, which turns the binary into a cgo program
+// wherever a C compiler is installed, while clada must keep writing
+// .clada/; its low-level package wraps the same system calls).
 //
 // Go cannot run code between fork and exec, but a process inherits the
 // Landlock domain, seccomp filter, no_new_privs flag and mount namespace

@@ -317,6 +317,9 @@ func (s *Sandbox) confineThread(readFD int, write ruleset, network bool) error {
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
 		return fmt.Errorf("sandbox: clearing ambient capabilities: %w", err)
 	}
+	if err := dropCapabilities(); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: no_new_privs: %w", err)
 	}
@@ -431,8 +434,11 @@ func (s *Sandbox) readLayerLocked(extra []string) (int, error) {
 // removed at the top of the root.
 func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 	abi := s.support.Landlock
-	write := llWriteRights(abi)
-	rs := ruleset{handledFS: write}
+	// Device nodes are handled but granted nowhere: a command clada runs
+	// as root could otherwise make one for a disk in the project and read
+	// every file through it.
+	rs := ruleset{handledFS: llWriteRights(abi)}
+	write := rs.handledFS &^ (llMakeChar | llMakeBlock)
 	if abi >= 5 {
 		rs.handledFS |= llIoctlDev
 	}
@@ -514,6 +520,45 @@ next:
 		out = append(out, d)
 	}
 	return out
+}
+
+// droppedCaps are the capabilities a command clada runs as root (or in
+// clada's user namespace) never gets: loading kernel modules, raw I/O,
+// mounts and the rest of CAP_SYS_ADMIN, tracing, network administration
+// and raw sockets, device nodes, file capabilities, the clock, reboot,
+// BPF, perf, audit, the kernel log, immutable files. What builds and tests
+// of files need stays (CAP_DAC_OVERRIDE, CAP_CHOWN, CAP_FOWNER …), and
+// Landlock still decides which files.
+var droppedCaps = []uintptr{
+	unix.CAP_SYS_MODULE, unix.CAP_SYS_RAWIO, unix.CAP_SYS_ADMIN, unix.CAP_SYS_PTRACE,
+	unix.CAP_SYS_BOOT, unix.CAP_NET_ADMIN, unix.CAP_NET_RAW, unix.CAP_SYS_TIME,
+	unix.CAP_MAC_ADMIN, unix.CAP_MAC_OVERRIDE, unix.CAP_BPF, unix.CAP_PERFMON,
+	unix.CAP_SYSLOG, unix.CAP_MKNOD, unix.CAP_SETFCAP,
+	unix.CAP_LINUX_IMMUTABLE, unix.CAP_SYS_PACCT, unix.CAP_SYS_TTY_CONFIG,
+	unix.CAP_AUDIT_CONTROL, unix.CAP_AUDIT_READ, unix.CAP_AUDIT_WRITE,
+	unix.CAP_WAKE_ALARM, unix.CAP_BLOCK_SUSPEND, unix.CAP_CHECKPOINT_RESTORE,
+	unix.CAP_SYS_CHROOT, unix.CAP_IPC_OWNER, unix.CAP_LEASE,
+}
+
+// dropCapabilities removes droppedCaps, then CAP_SETPCAP (which dropping
+// needs), from the calling thread's bounding set, so that no command it
+// starts gains them at exec, root or not. Without CAP_SETPCAP nothing can
+// be dropped (EPERM): an ordinary user's commands gain no capabilities at
+// exec anyway (no_new_privs keeps file capabilities and set-user-ID bits
+// from working), but root's would, so for root that is an error and
+// nothing is started.
+func dropCapabilities() error {
+	for _, c := range append(droppedCaps[:len(droppedCaps):len(droppedCaps)], unix.CAP_SETPCAP) {
+		err := unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0)
+		switch {
+		case err == nil, errors.Is(err, unix.EINVAL): // EINVAL: unknown to this kernel
+		case errors.Is(err, unix.EPERM) && os.Geteuid() != 0:
+			return nil
+		default:
+			return fmt.Errorf("dropping capability %d from the commands' bounding set: %w", c, err)
+		}
+	}
+	return nil
 }
 
 // sharedMemory is where POSIX shared memory and named semaphores live.

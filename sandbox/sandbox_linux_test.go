@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // fixture is a project root, a home directory with credential stores, a
@@ -180,6 +182,13 @@ func testConfined(t *testing.T, launcher bool) {
 			reason: "process_vm_readv needs the same access as ptrace"},
 		{name: "signal clada's threads", action: []string{"tkill-parent", "-"}, want: false,
 			reason: "seccomp refuses signals to clada's process and to the thread that starts commands"},
+		{name: "make a device node in the project", action: []string{"mknod", "src/dev"}, want: false,
+			reason: "Landlock grants no device nodes (root could otherwise make one for a disk)"},
+		{name: "keep CAP_SYS_MODULE", action: []string{"capbset", fmt.Sprint(unix.CAP_SYS_MODULE)}, want: false,
+			reason: "the bounding set loses the capabilities a command run as root must not have"},
+		{name: "keep CAP_SYS_ADMIN", action: []string{"capbset", fmt.Sprint(unix.CAP_SYS_ADMIN)}, want: false},
+		{name: "keep CAP_DAC_OVERRIDE", action: []string{"capbset", fmt.Sprint(unix.CAP_DAC_OVERRIDE)}, want: os.Geteuid() == 0 || capInBoundingSet(unix.CAP_DAC_OVERRIDE),
+			reason: "what builds of files need stays"},
 		{name: "io_uring", action: []string{"uring", "-"}, want: false},
 		{name: "signal a process outside", action: []string{"kill", fmt.Sprint(os.Getpid())}, want: false, minABI: 6},
 	}
@@ -330,4 +339,9 @@ func TestLauncherReuse(t *testing.T) {
 	if _, err := os.Stat(root); err == nil {
 		t.Errorf("Close left %s", root)
 	}
+}
+
+func capInBoundingSet(c uintptr) bool {
+	in, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, c, 0, 0, 0)
+	return err == nil && in == 1
 }

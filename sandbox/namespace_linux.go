@@ -14,6 +14,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// interruptedExit is clada's exit code when Ctrl-C or SIGTERM stopped it
+// (project.ExitInterrupted, which this package cannot import).
+const interruptedExit = 130
+
 // The hidden first arguments with which clada starts itself. Nobody types
 // them; Main takes them off before anything else reads os.Args.
 const (
@@ -153,6 +157,13 @@ func runInNamespace(args, env []string, stdin io.Reader, stdout, stderr io.Write
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			switch ws.Signal() {
+			case unix.SIGINT, unix.SIGTERM, unix.SIGHUP:
+				// Ctrl-C reaches both processes, and the one passed on
+				// may arrive after clada inside stopped handling it:
+				// it was interrupted, as clada reports it (130).
+				return interruptedExit, true
+			}
 			fmt.Fprintf(stderr, "clada: error: clada in its namespace was killed by %v\n", ws.Signal())
 			return 1, true
 		}

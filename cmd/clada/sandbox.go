@@ -57,7 +57,7 @@ func sandboxAction(root, mode string, stdout io.Writer) error {
 	fmt.Fprintf(&b, "project: %s\n", sb.Root())
 	b.WriteString("a confined command may: read every file except the credential stores of the home directory (" +
 		strings.Join(sandbox.CredentialStores, " ") + "); write only in the project (never in .git/ or .clada/), " +
-		"its private TMPDIR, the build caches its spec grants, and /dev/null; use the network only when its spec grants it\n")
+		"its private TMPDIR, the build caches its spec grants, /dev/null and /dev/shm; make no device nodes; use the network only when its spec grants it\n")
 	_, err = io.WriteString(stdout, b.String())
 	return err
 }

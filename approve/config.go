@@ -67,6 +67,9 @@ type Config struct {
 	// of files whose reading is asked (gateway.DefaultSecrets); nil adds
 	// none. The built-in ones cannot be removed.
 	Secrets []string
+	// Sandbox is sandbox: "auto" (confine where the machine can, the
+	// default when ""), "required" (refuse to run unconfined) or "off".
+	Sandbox string
 	Path    string // the file the values came from, "" when there is none
 }
 
@@ -129,10 +132,12 @@ func LoadConfig(root string) (Config, error) {
 			v = budgetValue{&cfg.ReportBudget}
 		case "secrets":
 			v = patternsValue{&cfg.Secrets}
+		case "sandbox":
+			v = choiceValue{&cfg.Sandbox, []string{"auto", "required", "off"}}
 		default:
 			return Config{}, keyError(path, &md, top[name], name, errors.New(
 				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, report_budget, "+
-					"secrets, background_after, job_timeout and job_max_output"))
+					"secrets, sandbox, background_after, job_timeout and job_max_output"))
 		}
 		if err := md.PrimitiveDecode(top[name], v); err != nil {
 			return Config{}, tomlFileError(path, name, err)
@@ -324,6 +329,26 @@ func (p patternsValue) UnmarshalTOML(v any) error {
 	}
 	*p.dst = out
 	return nil
+}
+
+// choiceValue is a string that must be one of a few words.
+type choiceValue struct {
+	dst     *string
+	choices []string
+}
+
+func (c choiceValue) UnmarshalTOML(v any) error {
+	got, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("want one of %q, found %s", c.choices, tomlTypeName(v))
+	}
+	for _, ch := range c.choices {
+		if got == ch {
+			*c.dst = got
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not one of %q", got, c.choices)
 }
 
 type boolValue struct{ dst *bool }

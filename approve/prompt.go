@@ -73,6 +73,10 @@ type Question struct {
 	// ("go test *"), already quoted; "" offers none, and then p/prefix is
 	// no answer.
 	Prefix string
+	// Sandbox says how the command will run, so the person knows what
+	// they let through: "sandboxed, no network", "sandboxed, with
+	// network" or "unconfined"; "" says nothing.
+	Sandbox string
 }
 
 // Prompter asks questions on a terminal. One goroutine reads the terminal
@@ -313,7 +317,7 @@ func retry(q Question) string {
 
 // prompt is the question line, e.g.
 //
-//	clada: run `npm test` in sub/ (not in clada's specs)? [y]es, [n]o, [a]lways, ne[v]er (60s):
+//	clada: run `npm test` in sub/ (not in clada's specs) [sandboxed, no network]? [y]es, [n]o, [a]lways, ne[v]er (60s):
 //
 // or, offering a prefix pattern,
 //
@@ -331,6 +335,11 @@ func prompt(q Question, left time.Duration) string {
 		b.WriteString(" (")
 		b.WriteString(visible(q.Why))
 		b.WriteString(")")
+	}
+	if q.Sandbox != "" {
+		b.WriteString(" [")
+		b.WriteString(visible(q.Sandbox))
+		b.WriteString("]")
 	}
 	secs := max(int((left+time.Second/2)/time.Second), 1)
 	b.WriteString("? [y]es, [n]o, [a]lways, ")

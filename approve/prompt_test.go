@@ -284,6 +284,21 @@ func TestPromptShowsEscapes(t *testing.T) {
 	}
 }
 
+// The person sees whether the command gets the network.
+func TestPromptSaysSandbox(t *testing.T) {
+	t.Parallel()
+	for sb, want := range map[string]string{
+		"sandboxed, no network":   "clada: run `npm install` (`npm` is not in clada's specs) [sandboxed, no network]? [y]es, [n]o, [a]lways, ne[v]er (10s): ",
+		"sandboxed, with network": "clada: run `npm install` (`npm` is not in clada's specs) [sandboxed, with network]? [y]es, [n]o, [a]lways, ne[v]er (10s): ",
+		"":                        "clada: run `npm install` (`npm` is not in clada's specs)? [y]es, [n]o, [a]lways, ne[v]er (10s): ",
+	} {
+		q := Question{Command: "npm install", Why: "`npm` is not in clada's specs", Sandbox: sb}
+		if got := prompt(q, 10*time.Second); got != want {
+			t.Errorf("prompt:\n%q\nwant\n%q", got, want)
+		}
+	}
+}
+
 func TestAnswerString(t *testing.T) {
 	t.Parallel()
 	for a, want := range map[Answer]string{No: "no", Yes: "yes", Always: "always", Never: "never", AlwaysPrefix: "prefix"} {

@@ -41,6 +41,7 @@ go build -o "$WORK/rusage" ./bench/rusage
 go build -o "$WORK/execloop" ./bench/execloop
 go build -o "$WORK/mcpcheck" ./bench/mcpcheck
 go test -c -o "$WORK/runner.test" ./runner
+go test -c -o "$WORK/sandbox.test" ./sandbox
 "$WORK/gen" -dir "$WORK" -blocks "$BLOCKS" -cats "$CATS" -sparse $((1 << 30))
 PROJECT="$WORK/project"
 # The binary measured is the release build the README installs, with
@@ -194,6 +195,51 @@ time_pair floor "$WORK/execloop $CATS small.txt" bash2 "bash $WORK/cat.sh"
 r=${RATIO[floor]}
 row "  floor: Go loop of bare exec.Command, same $CATS commands" "bash loop (${MS[bash2]} ms)" \
   "${r}× (${MS[floor]} ms)" "(information)" "-"
+
+echo "== 3b. the sandbox: $CATS blocks confined vs unconfined, and its start-up" >&2
+# The same run with every command confined (sandbox auto: Landlock and
+# seccomp, .git and .clada read-only mounts where user namespaces work)
+# and with --sandbox off, side by side. Where the kernel cannot confine,
+# both run unconfined and the row says so.
+sandbox_how=$(cd "$PROJECT" && "$CLADA" sandbox 2>/dev/null | sed -n 's/^commands run: //p')
+time_pair confined "$CLADA run $WORK/cat.csl" unconfined "$CLADA run --sandbox off $WORK/cat.csl"
+r=${RATIO[confined]}
+row "clada run, $CATS allowed blocks, confined ($sandbox_how)" "the same with --sandbox off (${MS[unconfined]} ms)" \
+  "${r}× (${MS[confined]} ms)" "≤ 1.15×" "$(check "$r" '<=' 1.15)"
+# One command through clada exec (what an agent's hook runs for every
+# command): the namespace clada starts itself in, plus one confinement.
+time_pair execsb "$CLADA exec -- cat small.txt" execoff "$CLADA exec --sandbox off -- cat small.txt"
+row "  clada exec -- cat small.txt, whole process, confined" "the same with --sandbox off (${MS[execoff]} ms)" \
+  "${RATIO[execsb]}× (${MS[execsb]} ms)" "(information)" "-"
+# The confinement's own cost per command, in process: sandbox's
+# BenchmarkStart starts and waits for /bin/true unconfined, confined from
+# a launcher (as clada starts every command: the thread confined once per
+# set of grants serves them all), and confined from a thread of its own
+# (what building a launcher costs), alternated; medians of wall time, and
+# of the CPU time of the process and its children (steadier under load).
+declare -A SB_NS SB_CPU
+for ((i = 0; i < 7; i++)); do
+  while read -r name ns cpu; do
+    v=${name#BenchmarkStart/}
+    v=${v%-*}
+    SB_NS[$v]="${SB_NS[$v]:-} $ns"
+    SB_CPU[$v]="${SB_CPU[$v]:-} $cpu"
+  done < <("$WORK/sandbox.test" -test.run '^$' -test.bench '^BenchmarkStart$' -test.benchtime 200x |
+    awk '/^BenchmarkStart/ {for (i = 1; i <= NF; i++) v[$(i+1)] = $i; print $1, v["ns/op"], v["cpu-ns/op"]}')
+done
+if [ -n "${SB_NS[launcher]:-}" ]; then
+  # shellcheck disable=SC2086
+  on=$(median ${SB_NS[off]}) ln=$(median ${SB_NS[launcher]}) tn=$(median ${SB_NS[thread]})
+  # shellcheck disable=SC2086
+  oc=$(median ${SB_CPU[off]}) lc=$(median ${SB_CPU[launcher]}) tc=$(median ${SB_CPU[thread]})
+  us() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%+d", (a - b) / 1000}'; }
+  row "  the confinement per command: /bin/true started from a launcher (sandbox BenchmarkStart)" "unconfined start ($((${on%.*} / 1000)) µs; CPU $((${oc%.*} / 1000)) µs)" \
+    "$(us "$ln" "$on") µs wall, $(us "$lc" "$oc") µs CPU" "(information)" "-"
+  row "  building a confinement (once per set of grants): a thread confined per command" "unconfined start" \
+    "$(us "$tn" "$on") µs wall, $(us "$tc" "$oc") µs CPU" "(information)" "-"
+else
+  row "  the confinement's start-up (sandbox BenchmarkStart)" "—" "skipped: this machine cannot confine commands" "(information)" "-"
+fi
 
 echo "== 4. runner.Run vs bare exec.Command (runner's go test benchmarks, interleaved)" >&2
 runner_ns=() bare_ns=() ratios=()

@@ -150,6 +150,12 @@ type Verdict struct {
 	// for a starting point; nil otherwise. Only an exact pattern
 	// consents to such a command, never a prefix pattern.
 	Inner [][]string
+	// Grants are what the command may do under the sandbox besides
+	// writing in the project (allow and ask): the network and the caches
+	// its spec, or clada's built-in list, grant it. Repository lets an
+	// approved git command write the repository.
+	Grants     specs.Grants
+	Repository bool
 	// Lost names, for an ask, the files (and directories, with a final
 	// "/") the command destroys that git cannot restore, relative to the
 	// root; nil when it destroys nothing that cannot be restored.
@@ -231,7 +237,7 @@ func (g *Gateway) decide(argv []string, absDir string, depth int) Verdict {
 	}
 	// A program inside the project is asked (project_program.go); a
 	// pattern may still consent to it.
-	v := g.projectProgram(argv, g.judge(argv, absDir, program, depth))
+	v := g.projectProgram(argv, withGrants(argv, g.judge(argv, absDir, program, depth)))
 	if program != "" && v.Missing == "" {
 		// A path-like program that cannot start is a fact too: an
 		// earlier block may still create it (missing.go).
@@ -256,7 +262,8 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 		switch sv.Outcome {
 		case specs.Allow:
 			v := g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
-				Exec: sv.Exec, Env: sv.Env, Dir: absDir, Missing: sv.Missing}, argv, sv.Destroys)
+				Exec: sv.Exec, Env: sv.Env, Dir: absDir, Missing: sv.Missing,
+				Grants: specGrants(sv), Repository: sv.Repository}, argv, sv.Destroys)
 			return g.secret(v, sv.Paths)
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
@@ -281,6 +288,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 				v.Inner = sv.Inner
 				v.Reason = v.Why + ", so the person must approve it"
 			}
+			v.Grants, v.Repository = specGrants(sv), sv.Repository
 			return g.restorable(v, argv, sv.Destroys)
 		}
 	}
@@ -294,6 +302,27 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 	v.Reason = v.Why + ", so the person must approve it"
 	v.Advice = fmt.Sprintf("the person can approve it at the prompt or with `clada allow %s`; prefer commands clada's specs allow (see `clada specs`)",
 		parser.QuoteWord(parser.Quote(argv)))
+	return v
+}
+
+// specGrants are the sandbox grants of a spec's verdict.
+func specGrants(sv specs.Verdict) specs.Grants {
+	return specs.Grants{Network: sv.Network, Caches: sv.Caches, CacheQuery: sv.CacheQuery}
+}
+
+// withGrants gives a command whose spec grants no cache the built-in
+// cache grants of its program (go, cargo, npm …), so that an approved
+// build finds its cache under the sandbox. A wrapper's verdict already
+// carries the grants of the command it runs.
+func withGrants(argv []string, v Verdict) Verdict {
+	if v.Decision == Deny || len(v.Grants.Caches) > 0 || len(v.Grants.CacheQuery) > 0 ||
+		strings.ContainsAny(argv[0], `/\`) {
+		return v
+	}
+	if gr, ok := specs.ProgramGrants(specs.ProgName(argv[0])); ok {
+		// The network stays what the spec says (npm install: yes).
+		v.Grants.Caches, v.Grants.CacheQuery = gr.Caches, gr.CacheQuery
+	}
 	return v
 }
 

@@ -24,6 +24,13 @@
 // Each block is decided again, on fresh symlink resolution, once a command
 // has run, because a command may have changed the file system.
 //
+// [RunVerdict] runs each command confined by package sandbox to what its
+// verdict grants (Verdict.Grants: the network and build caches of its
+// spec, or clada's built-in caches of go, cargo, npm …; Repository for a
+// git command a person approved that changes the repository), with the
+// integrity check of .git and .clada around it, and says how it ran
+// (Confinement) for the report.
+//
 // gateway never starts a shell: commands run through package runner with
 // the argv the parser produced, and nothing here expands or joins words.
 package gateway

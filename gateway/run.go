@@ -13,6 +13,7 @@ import (
 	"github.com/clada/clada/output"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/runner"
+	"github.com/clada/clada/sandbox"
 	"github.com/clada/clada/specs"
 )
 
@@ -51,6 +52,10 @@ type Result struct {
 	Skip        string         // why it was skipped
 	Wrote       string         // file written by always/never
 	Run         *runner.Result // set when Status is StatusRan
+	// Confinement says how the command ran under the sandbox, what the
+	// integrity check found and whether the sandbox may be why it
+	// failed; set when Status is StatusRan.
+	Confinement Confinement
 	// Stdout and Stderr are what the command printed, saved (see
 	// ExecOptions.Output) and counted, with its ends kept for the report;
 	// set when Status is StatusRan. Execute releases the kept ends once
@@ -187,6 +192,10 @@ type ExecOptions struct {
 	ApprovalTimeout time.Duration    // 0 = 60 s
 	Runner          runner.Config    // Timeout and MaxOutput; Dir, Env, Stdout and Stderr are set per block
 	Diag            io.Writer        // clada's own messages (the file always/never wrote); nil = discard
+	// Sandbox confines each command to what its verdict grants; nil
+	// runs commands unconfined without saying so (tests of the gateway
+	// alone).
+	Sandbox *sandbox.Sandbox
 	// Output saves each command's stdout and stderr under .clada/out/
 	// and keeps their ends for the report; nil saves nothing and keeps
 	// output.DefaultBudget.Bytes at each end of each stream in memory.
@@ -290,7 +299,8 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 	}
 	cfg := x.Runner
 	cfg.Stdout, cfg.Stderr = stdout, stderr
-	res := RunVerdict(ctx, r.Verdict, cfg)
+	res, conf := RunVerdict(ctx, r.Verdict, cfg, x.Sandbox)
+	r.Confinement = conf
 	// A Stream's error is its own (Err); Close only ends the file.
 	_ = stdout.Close()
 	_ = stderr.Close()
@@ -328,7 +338,8 @@ func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 		}
 		return false
 	}
-	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why, Prefix: g.prefixFor(r)}
+	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why, Prefix: g.prefixFor(r),
+		Sandbox: SandboxPhrase(x.Sandbox, r.Verdict)}
 	ans, no, err := x.Asker.Ask(ctx, q, x.ApprovalTimeout)
 	if err != nil {
 		r.NotApproved = "prompt failed: " + err.Error()

@@ -1,14 +1,12 @@
 package gateway
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/clada/clada/runner"
 	"github.com/clada/clada/specs"
 )
 
@@ -24,17 +22,22 @@ const (
 // judgement of a command that runs `clada exec` both read them with
 // ParseExec, so the two can never disagree about what will run.
 type ExecArgs struct {
-	Root string   // --root; "" when not given
-	Dir  string   // --dir; "" when not given
-	Argv []string // the command, at least one word
-	Help bool     // -h or --help was given (then Argv is nil)
+	Root string // --root; "" when not given
+	Dir  string // --dir; "" when not given
+	// Sandbox is --sandbox (auto, required or off); "" when not given.
+	// The gateway judging a command that runs clada exec ignores it:
+	// the command it decides runs under the sandbox of the clada that
+	// decided it, which an inner --sandbox off cannot lift.
+	Sandbox string
+	Argv    []string // the command, at least one word
+	Help    bool     // -h or --help was given (then Argv is nil)
 }
 
 // ErrExecUsage wraps every error of [ParseExec].
 var ErrExecUsage = errors.New("clada exec")
 
 // ParseExec reads the arguments of `clada exec` (those after "exec"):
-// options --root R, --root=R, --dir D, --dir=D (also with one dash, as
+// options --root R, --root=R, --dir D, --dir=D, --sandbox MODE (also with one dash, as
 // urfave/cli accepts them) and -h/--help, then the command: everything
 // after "--", or from the first word that is not an option. An unknown
 // option or a missing command is an error; nothing after the command's
@@ -67,6 +70,8 @@ func ParseExec(args []string) (ExecArgs, error) {
 			dst = &x.Root
 		case "dir":
 			dst = &x.Dir
+		case "sandbox":
+			dst = &x.Sandbox
 		default:
 			return x, fmt.Errorf("%w: unknown option %s", ErrExecUsage, a)
 		}
@@ -184,15 +189,4 @@ func (g *Gateway) startDir(dir string) string {
 		return d
 	}
 	return g.Root() + string(filepath.Separator) + filepath.FromSlash(d)
-}
-
-// RunVerdict runs an allowed verdict's Exec as clada runs every command:
-// in v.Dir, with clada's environment less POSIXLY_CORRECT plus v.Env, and
-// with cfg's timeout, output cap and output sinks. It is what `clada
-// exec` runs; v must come from this package's Decide or Check with
-// Decision Allow.
-func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config) runner.Result {
-	cfg.Dir = v.Dir
-	cfg.Env = commandEnv(os.Environ(), v.Env)
-	return runner.Run(ctx, v.Exec, cfg)
 }

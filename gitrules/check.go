@@ -207,6 +207,14 @@ var network = map[string]bool{
 	"request-pull": true, "send-email": true, "submodule": true,
 }
 
+// ContactsNetwork reports whether the subcommand sub ("fetch", "push",
+// "remote show" …) contacts other machines: under the sandbox it is given
+// the network.
+func ContactsNetwork(sub string) bool {
+	first, _, _ := strings.Cut(sub, " ")
+	return network[first] || sub == "remote show" || sub == "remote update" || sub == "remote prune"
+}
+
 func askSubcommand(sub string) Verdict {
 	reason := fmt.Sprintf("git %s is not in clada's read-only git table", sub)
 	if network[sub] {

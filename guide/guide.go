@@ -127,6 +127,10 @@ func Text(in Input) string {
 	line("Everything else needs a person (%s): clada asks at the terminal, and if", strings.Join(asked, ", "))
 	line("nobody answers it does not run (\"needs approval\"). Prefer the commands above; when you need")
 	line("another, say in one sentence why before its block, and expect that the answer may be no.")
+	line("Where the machine allows, every command also runs in a sandbox: it writes only in the project")
+	line("(never .git/ or .clada/) and its TMPDIR, cannot read ~/.ssh and other credentials, and has no")
+	line("network unless its spec grants it. A report line `sandbox: …` means the sandbox may have refused")
+	line("it: do not work around it; tell the person what the command needs.")
 	return b.String()
 }
 

@@ -123,3 +123,15 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+// The model learns that a command may be refused by the sandbox, and that
+// working around it is not its call.
+func TestTextSandbox(t *testing.T) {
+	t.Parallel()
+	text := Text(defaults(t))
+	for _, want := range []string{"runs in a sandbox", "never .git/ or .clada/", "no\nnetwork unless its spec grants it", "`sandbox: …`", "do not work around it"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the instructions do not say %q", want)
+		}
+	}
+}

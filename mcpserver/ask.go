@@ -47,6 +47,9 @@ func elicitMessage(q approve.Question, timeout time.Duration) string {
 	if q.Why != "" {
 		msg += "Asked because " + q.Why + ".\n"
 	}
+	if q.Sandbox != "" {
+		msg += "It runs " + q.Sandbox + ".\n"
+	}
 	return msg + fmt.Sprintf("yes runs it once; always runs it and adds it to allowed in .clada/commands.toml; "+
 		"no does not run it; never does not run it and adds it to blocked. No answer within %ds counts as no.",
 		int(timeout.Round(time.Second)/time.Second))

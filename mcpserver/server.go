@@ -22,6 +22,7 @@ import (
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/report"
+	"github.com/clada/clada/sandbox"
 )
 
 // Options configure [Serve]. The zero value serves the project found from
@@ -36,6 +37,8 @@ type Options struct {
 	TrustAll bool
 	// Untrusted asks even for commands the specs allow (--untrusted).
 	Untrusted bool
+	// Sandbox is --sandbox: auto, required or off; "" means config.toml's.
+	Sandbox string
 	// Version is clada's version, reported to the client.
 	Version string
 	// Log receives clada's own messages (stderr); nil discards them.
@@ -47,12 +50,14 @@ type Options struct {
 // Server is one clada MCP server over an opened project. Its tools may
 // be called concurrently.
 type Server struct {
-	p     *project.Project
-	o     Options
-	log   io.Writer
-	jobs  *jobs
-	roots *roots
-	mcp   *mcp.Server
+	p         *project.Project
+	sb        *sandbox.Sandbox
+	sbWarning string // the warning of sandbox = off, printed once by Serve
+	o         Options
+	log       io.Writer
+	jobs      *jobs
+	roots     *roots
+	mcp       *mcp.Server
 
 	idleMu sync.Mutex
 	idle   *time.Timer // gives memory back once no request came for idleAfter
@@ -84,7 +89,11 @@ func New(o Options) (*Server, error) {
 	if r, err := filepath.EvalSymlinks(p.Root); err == nil {
 		resolved = r
 	}
-	s := &Server{p: p, o: o, log: o.Log, jobs: newJobs()}
+	sb, warning, err := p.Sandbox(o.Sandbox)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{p: p, sb: sb, sbWarning: warning, o: o, log: o.Log, jobs: newJobs()}
 	if s.log == nil {
 		s.log = io.Discard
 	}
@@ -171,6 +180,10 @@ func Serve(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
 	if o.TrustAll {
 		fmt.Fprintln(s.log, "clada mcp: warning: --trust-all: every command that would be asked about runs without asking (denied ones still don't)")
 	}
+	if s.sbWarning != "" {
+		fmt.Fprintln(s.log, s.sbWarning)
+	}
+	defer s.sb.Close()
 	fmt.Fprintf(s.log, "clada mcp: serving %s\n", s.p.Root)
 	return s.Serve(ctx, in, out)
 }
@@ -437,6 +450,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 		maxOutput = approve.DefaultJobMaxOutput
 	}
 	x := s.p.ExecOptions(project.RunOptions{TrustAll: s.o.TrustAll, Timeout: timeout, MaxOutput: maxOutput, Getenv: s.o.Getenv}, s.log)
+	x.Sandbox = s.sb
 	by := r.Rule
 	if r.Decision == gateway.Ask {
 		switch {
@@ -449,7 +463,8 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 			// Ask before the command starts: background_after counts
 			// from its start. gateway.Execute applies the answer as it
 			// does the terminal's, always and never included.
-			q := approve.Question{Command: parser.Quote(r.Argv), Dir: relDir(g.Root(), r.Dir), Why: r.Why}
+			q := approve.Question{Command: parser.Quote(r.Argv), Dir: relDir(g.Root(), r.Dir), Why: r.Why,
+				Sandbox: gateway.SandboxPhrase(s.sb, r.Verdict)}
 			ans, no := elicit(ctx, req.Session, q, x.ApprovalTimeout)
 			x.Asker = answered{ans, no}
 			by = ans.String()

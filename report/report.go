@@ -404,6 +404,12 @@ type blockOut struct {
 	TimedOut   *bool  `json:"timed_out,omitempty"`
 	DurationMS *int64 `json:"duration_ms,omitempty"`
 	Error      string `json:"error,omitempty"`
+	// How the sandbox ran it: "confined: landlock v7 + seccomp, network
+	// off" or "unconfined: kernel has no Landlock"; what it changed in
+	// .git and .clada; whether the sandbox may be why it failed.
+	Confinement string   `json:"confinement,omitempty"`
+	Integrity   []string `json:"integrity,omitempty"`
+	SandboxHint string   `json:"sandbox_hint,omitempty"`
 }
 
 // streamOut is the output of a block that ran: the shown text of each
@@ -483,6 +489,10 @@ func (r *Reporter) blockJSON(b *gateway.Result) blockOut {
 		o.DurationMS = &ms
 		if res.Err != nil {
 			o.Error = res.Err.Error()
+		}
+		o.Confinement, o.SandboxHint = b.Confinement.Text, b.Confinement.Hint
+		for _, c := range b.Confinement.Changes {
+			o.Integrity = append(o.Integrity, c.String())
 		}
 	}
 	return o
@@ -634,6 +644,12 @@ func (r *Reporter) statusText(b *gateway.Result) string {
 func (r *Reporter) textRun(b *gateway.Result) {
 	res := b.Run
 	r.printf("    %s\n", r.statusText(b))
+	if c := b.Confinement; c.Text != "" {
+		r.printf("    %s\n", c.Text)
+	}
+	for _, c := range b.Confinement.Changes {
+		r.printf("    WARNING: %s\n", visible(c.String()))
+	}
 	stdout, stderr := r.excerpts(b)
 	switch {
 	case stdout.empty() && stderr.empty():
@@ -651,6 +667,9 @@ func (r *Reporter) textRun(b *gateway.Result) {
 	if res.Truncated {
 		r.printf("    the first %s were kept and %s read past the cap were dropped; to keep more, raise %s in .clada/config.toml\n",
 			sizeText(res.MaxOutput), count(res.Dropped, "byte"), r.raise())
+	}
+	if h := b.Confinement.Hint; h != "" {
+		r.printf("    sandbox: %s\n", h)
 	}
 }
 

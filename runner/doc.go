@@ -40,6 +40,10 @@
 // reads /dev/tty to ask the person something is stopped (SIGTTIN) until the
 // timeout kills it: it can never read keystrokes meant for clada's prompt.
 //
+// [Config.Start] lets the caller start the prepared command itself (the
+// gateway starts it confined by package sandbox); everything else above
+// holds whoever starts it.
+//
 // runner knows nothing about specs, models or approval: it takes argv and a
 // [Config] and reports what happened as a [Result], telling apart "could not
 // start", "exited with code N", "killed by a signal", "timed out", "truncated"

@@ -64,6 +64,12 @@ type Config struct {
 	// same time, and neither after Run returns. A Write error stops the
 	// writes to that sink (see [Result.WriteErr]); the command goes on.
 	Stdout, Stderr io.Writer
+	// Start starts the prepared command in place of cmd.Start, given the
+	// command's private temporary directory: the sandbox confines the
+	// command this way. It must start cmd as it is (its process group,
+	// environment, directory and standard streams are Run's) or return
+	// an error and start nothing. nil means cmd.Start.
+	Start func(cmd *exec.Cmd, tmpDir string) error
 }
 
 // Status says how a command ended.
@@ -243,7 +249,11 @@ func Run(ctx context.Context, argv []string, cfg Config) (res Result) {
 	cmd.Stderr = errW
 
 	start := time.Now()
-	err = cmd.Start()
+	if cfg.Start != nil {
+		err = cfg.Start(cmd, tmp.path)
+	} else {
+		err = cmd.Start()
+	}
 	outW.Close()
 	errW.Close()
 	if err != nil {

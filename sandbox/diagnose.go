@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 )
 
@@ -12,9 +13,12 @@ import (
 func (s *Sandbox) Diagnose() []string {
 	sup := s.support
 	lines := []string{"system: " + sup.OS + "/" + sup.Arch}
+	nsWorks := false
 	switch sup.OS {
 	case "linux":
-		lines = append(lines, linuxFacts(sup)...)
+		facts, nsReason := linuxFacts(sup)
+		lines = append(lines, facts...)
+		nsWorks = nsReason == ""
 	case "darwin":
 		if sup.Profile {
 			lines = append(lines, "sandbox-exec: "+"present: each command runs under a generated profile (only macOS CI verifies it)")
@@ -24,13 +28,32 @@ func (s *Sandbox) Diagnose() []string {
 	default:
 		lines = append(lines, "confinement: none: "+sup.Reason)
 	}
-	lines = append(lines, "commands run: "+s.Describe())
+	how := s.Describe()
+	if sup.OS == "linux" && s.mode != ModeOff && sup.Confines() && !sup.Namespaces && nsWorks {
+		// This process is not in clada's namespace, but clada run,
+		// exec and mcp start themselves in one.
+		how = s.outcome(Command{}, true).Text
+	}
+	lines = append(lines, "commands run: "+how)
 	return lines
 }
 
-func linuxFacts(sup Support) []string {
+// NamespacesWork reports whether clada, started in user and mount
+// namespaces of its own, can give each command read-only .git and .clada
+// mounts here (Linux); the reason when it cannot. It starts clada once
+// to see.
+func NamespacesWork() (bool, string) {
+	if reason := probeNamespaces(); reason != "" {
+		return false, reason
+	}
+	return runtime.GOOS == "linux", "no user namespaces on " + runtime.GOOS
+}
+
+// linuxFacts are Diagnose's lines for Linux, and why clada cannot run in
+// namespaces of its own here ("" when it can).
+func linuxFacts(sup Support) ([]string, string) {
 	if sup.Landlock == 0 {
-		return []string{"landlock: " + sup.Reason}
+		return []string{"landlock: " + sup.Reason}, "Landlock is missing"
 	}
 	var have []string
 	have = append(have, "files")
@@ -56,11 +79,15 @@ func linuxFacts(sup Support) []string {
 	} else {
 		lines = append(lines, "seccomp: no filter on this architecture or kernel; Landlock alone confines")
 	}
-	switch reason := probeNamespaces(); {
+	reason := probeNamespaces()
+	switch {
 	case sup.Namespaces || reason == "":
 		lines = append(lines, "user namespaces: work: each command sees .git and .clada as read-only mounts and may create files at the top of the project")
 	default:
 		lines = append(lines, "user namespaces: not usable ("+reason+"): .git and .clada are kept read-only by granting each other top-level entry, so commands cannot create or remove entries at the top of the project")
 	}
-	return lines
+	if sup.Namespaces {
+		reason = ""
+	}
+	return lines, reason
 }

@@ -6,7 +6,8 @@
 // A confined command may read every file except the credential stores of
 // the home directory ([CredentialStores]); write only inside the project
 // root (never in .git/ or .clada/), in its private TMPDIR, in the build
-// caches its spec declares and in /dev/null; and use the network only
+// caches its spec declares, in /dev/null and, on Linux, in /dev/shm
+// (POSIX semaphores: Python's multiprocessing); and use the network only
 // when its spec grants it. [Sandbox.Start] starts an *exec.Cmd that way
 // and leaves everything else about it (process group, environment,
 // standard streams, timeout) to the caller. The [Mode] decides what
@@ -17,19 +18,30 @@
 //
 // Landlock restricts files (and, from ABI 4, TCP ports; from ABI 6,
 // signals and abstract Unix sockets to the command's own processes), a
-// seccomp filter refuses sockets other than AF_UNIX without the network
-// and io_uring always. Both need no privilege, no setuid helper and no
+// seccomp filter refuses sockets other than AF_UNIX without the network,
+// io_uring always, and tracing, reading the memory of or signalling
+// clada's own process and the thread that starts commands (which shares
+// their Landlock domain). Both need no privilege, no setuid helper and no
 // cgo (the Landlock system calls are made through golang.org/x/sys/unix;
-// go-landlock was not taken because it links libpsx, which turns the
-// binary into a cgo program wherever a C compiler is installed).
+// go-landlock was not taken because its API restricts every thread of the
+// process, through libpsx, which turns the binary into a cgo program
+// wherever a C compiler is installed, while clada must keep writing
+// .clada/; its low-level package wraps the same system calls).
 //
 // Go cannot run code between fork and exec, but a process inherits the
 // Landlock domain, seccomp filter, no_new_privs flag and mount namespace
-// of the thread that forks it. So Start locks a new goroutine to its OS
-// thread, confines that thread, starts the command from it, and lets the
-// thread die; no other goroutine ever runs on it, and clada's other
-// threads stay free. This costs a thread and a few system calls per
-// command instead of a helper process.
+// of the thread that forks it. So a goroutine locks itself to its OS
+// thread (and never unlocks it), confines that thread, and starts
+// commands from it; no other goroutine ever runs on it, and clada's other
+// threads stay free. When the command's TMPDIR lies in [Sandbox.TempRoot],
+// as clada's runner makes it, that thread is a launcher kept for every
+// later command with the same grants (network, repository, caches), so a
+// confined command costs a fork and exec like an unconfined one; a
+// launcher is rebuilt when what its rules and mounts name changes (the
+// root's entries, .git, .clada, the caches). Otherwise the thread starts
+// one command and dies. Either way no helper process is started per
+// command, and no TMPDIR is granted but the commands' own: the TempRoot
+// holds only them (so commands of one clada may see each other's).
 //
 // .git and .clada must stay read-only inside a writable root, which
 // Landlock cannot express (its rules grant whole trees). Where user

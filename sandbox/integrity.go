@@ -43,6 +43,8 @@ type Snapshot struct {
 	dirs    []string          // watched directories: new entries there are changes
 	kept    int64             // content bytes kept
 	partial bool              // past snapshotMaxEntries: later entries not recorded
+	gitOnly bool              // Check leaves .clada alone (GitOnly)
+	newRepo bool              // a .git where there was none is no change (NewRepository)
 }
 
 type entry struct {
@@ -142,6 +144,8 @@ func (s *Snapshot) walk(rel string) {
 	}
 }
 
+func isClada(rel string) bool { return rel == ".clada" || strings.HasPrefix(rel, ".clada/") }
+
 // ignored reports the paths clada itself writes while commands run: its
 // output store and lock files.
 func ignored(rel string) bool {
@@ -167,6 +171,17 @@ func (c Change) String() string {
 	return fmt.Sprintf("%s was %s during the command: %s", c.Path, c.What, c.Undo)
 }
 
+// GitOnly makes Check look at .git alone. For a command the kernel
+// confined, .clada was read-only to it: a change there can only come
+// from clada itself (an `always` answered to another clada running at the
+// same time), which Check must not undo.
+func (s *Snapshot) GitOnly() { s.gitOnly = true }
+
+// NewRepository makes Check accept a .git that appears where there was
+// none: the command was a git command a person approved to change the
+// repository (git init). A .git that was there stays watched.
+func (s *Snapshot) NewRepository() { s.newRepo = true }
+
 // Check compares .git and .clada with the snapshot, undoes what it can
 // (restores content and permissions it kept, renames what appeared with
 // [QuarantineSuffix]) and returns every change, in path order; nil when
@@ -181,6 +196,9 @@ func (s *Snapshot) Check() []Change {
 	lost := "" // a directory that could not be restored: its entries go with it
 	for _, rel := range paths {
 		if lost != "" && strings.HasPrefix(rel, lost+"/") {
+			continue
+		}
+		if s.gitOnly && isClada(rel) {
 			continue
 		}
 		if c, ok := s.compare(rel, s.entries[rel]); ok {
@@ -218,6 +236,9 @@ func (s *Snapshot) compare(rel string, e *entry) (Change, bool) {
 		// .git/config.worktree, .git/hooks or .clada itself.
 		if rel == ".clada" {
 			return c, false // its new entries are checked one by one
+		}
+		if rel == ".git" && s.newRepo {
+			return c, false // git init, approved by a person
 		}
 		c.What = "created"
 		s.quarantine(&c, p)
@@ -314,6 +335,9 @@ func (s *Snapshot) restore(c *Change, p string, e *entry) {
 func (s *Snapshot) created() []Change {
 	var out []Change
 	for _, dir := range s.dirs {
+		if s.gitOnly && isClada(dir) {
+			continue
+		}
 		entries, err := os.ReadDir(filepath.Join(s.root, filepath.FromSlash(dir)))
 		if err != nil {
 			continue

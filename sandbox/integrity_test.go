@@ -189,3 +189,49 @@ func remove(t *testing.T, root, name string) {
 		t.Fatal(err)
 	}
 }
+
+// After a confined command, whose .clada was read-only, only .git is
+// checked: what changed in .clada meanwhile is another clada's doing (an
+// always answer) and stays.
+func TestIntegrityGitOnly(t *testing.T) {
+	t.Parallel()
+	root := gitRoot(t)
+	s := TakeSnapshot(root)
+	s.GitOnly()
+	write(t, root, ".clada/commands.toml", "allowed = [\"make\"]\n")
+	write(t, root, ".clada/config.toml", "timeout = \"1m\"\n")
+	write(t, root, ".git/hooks/pre-push", "#!/bin/sh\n")
+	changes := s.Check()
+	if len(changes) != 1 || changes[0].Path != ".git/hooks/pre-push" || changes[0].What != "created" {
+		t.Fatalf("changes %v, want only the new hook", changes)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, ".clada", "commands.toml")); string(got) != "allowed = [\"make\"]\n" {
+		t.Errorf(".clada/commands.toml = %q: clada's own change was undone", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, ".clada", "config.toml")); string(got) != "timeout = \"1m\"\n" {
+		t.Errorf(".clada/config.toml = %q: clada's own change was undone", got)
+	}
+}
+
+// git init, approved by a person, makes a .git where there was none: no
+// change. Without that approval the same .git is put aside.
+func TestIntegrityNewRepository(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	s := TakeSnapshot(root)
+	s.NewRepository()
+	write(t, root, ".git/config", "[core]\n")
+	if changes := s.Check(); changes != nil {
+		t.Errorf("git init reported %v", changes)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".git", "config")); err != nil {
+		t.Errorf("the new repository was moved: %v", err)
+	}
+	// An existing .git stays watched.
+	s = TakeSnapshot(root)
+	s.NewRepository()
+	write(t, root, ".git/config", "[core]\n\thooksPath = /tmp\n")
+	if changes := s.Check(); len(changes) != 1 || changes[0].Path != ".git/config" || !changes[0].Undone {
+		t.Errorf("changes %v, want .git/config restored", changes)
+	}
+}

@@ -8,6 +8,9 @@ import (
 	"os"
 	"syscall"
 	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // actEnv makes the test binary act as the confined command: it performs
@@ -66,12 +69,60 @@ func act(args []string) int {
 		}
 	case "uring":
 		// io_uring_setup(1, NULL): EFAULT when allowed, ENOSYS when filtered.
-		_, _, errno := syscall.Syscall(425, 1, 0, 0)
+		_, _, errno := syscall.Syscall(unix.SYS_IO_URING_SETUP, 1, 0, 0)
 		if errno != syscall.EFAULT {
 			err = errno
 		}
 	case "umount":
 		err = syscall.Unmount(arg, syscall.MNT_DETACH)
+	case "ptrace-parent":
+		// PTRACE_ATTACH to every thread of the process that started
+		// this one: a launcher thread shares the command's Landlock
+		// domain, and attaching to it would put this command inside
+		// clada's memory. "ok" when any attach succeeded.
+		err = eachParentThread(func(tid int) error {
+			if err := syscall.PtraceAttach(tid); err != nil {
+				return err
+			}
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(tid, &ws, syscall.WALL, nil)
+			return syscall.PtraceDetach(tid)
+		})
+	case "vmread-parent":
+		// process_vm_readv on every thread of the parent, at address 0:
+		// EFAULT means the kernel let it read clada's memory.
+		err = eachParentThread(func(tid int) error {
+			buf := make([]byte, 1)
+			local := []syscall.Iovec{{Base: &buf[0], Len: 1}}
+			remote := []syscall.Iovec{{Base: nil, Len: 1}}
+			_, _, errno := syscall.Syscall6(unix.SYS_PROCESS_VM_READV, uintptr(tid), uintptr(unsafe.Pointer(&local[0])), 1,
+				uintptr(unsafe.Pointer(&remote[0])), 1, 0)
+			if errno == syscall.EFAULT {
+				return nil
+			}
+			return errno
+		})
+	case "mknod":
+		// A character device (1, 3, /dev/null's numbers): as root, a
+		// block device made this way would read a whole disk.
+		err = syscall.Mknod(arg, syscall.S_IFCHR|0o600, 1<<8|3)
+	case "capbset":
+		// "ok" when the capability numbered arg is in the bounding set,
+		// so that a command run as root would have it.
+		var c int
+		fmt.Sscan(arg, &c)
+		var in int
+		if in, err = unix.PrctlRetInt(unix.PR_CAPBSET_READ, uintptr(c), 0, 0, 0); err == nil && in == 0 {
+			err = syscall.EPERM
+		}
+	case "tkill-parent":
+		// Signal 0 to every thread of the parent: it checks the
+		// permission to signal without sending anything. "ok" when any
+		// thread could be signalled (SIGSTOP would stop clada, and its
+		// timeouts with it).
+		err = eachParentThread(func(tid int) error {
+			return syscall.Tgkill(os.Getppid(), tid, 0)
+		})
 	case "kill":
 		var pid int
 		fmt.Sscan(arg, &pid)
@@ -85,4 +136,25 @@ func act(args []string) int {
 	}
 	fmt.Println("ok")
 	return 0
+}
+
+// eachParentThread calls try on each thread of the parent process and
+// returns nil as soon as one call succeeds, else the last error.
+func eachParentThread(try func(tid int) error) error {
+	dir := fmt.Sprintf("/proc/%d/task", os.Getppid())
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	last := error(syscall.ESRCH)
+	for _, e := range entries {
+		var tid int
+		fmt.Sscan(e.Name(), &tid)
+		if err := try(tid); err == nil {
+			return nil
+		} else {
+			last = err
+		}
+	}
+	return last
 }

@@ -8,12 +8,15 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
+
+// interruptedExit is clada's exit code when Ctrl-C or SIGTERM stopped it
+// (project.ExitInterrupted, which this package cannot import).
+const interruptedExit = 130
 
 // The hidden first arguments with which clada starts itself. Nobody types
 // them; Main takes them off before anything else reads os.Args.
@@ -154,6 +157,13 @@ func runInNamespace(args, env []string, stdin io.Reader, stdout, stderr io.Write
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			switch ws.Signal() {
+			case unix.SIGINT, unix.SIGTERM, unix.SIGHUP:
+				// Ctrl-C reaches both processes, and the one passed on
+				// may arrive after clada inside stopped handling it:
+				// it was interrupted, as clada reports it (130).
+				return interruptedExit, true
+			}
 			fmt.Fprintf(stderr, "clada: error: clada in its namespace was killed by %v\n", ws.Signal())
 			return 1, true
 		}
@@ -244,17 +254,16 @@ func bindReadOnly(path string) error {
 	return nil
 }
 
-// protectedMounts bind-mounts root/.git and root/.clada read-only in the
-// calling thread's new mount namespace. An absent one is left out (the
-// integrity check reports one that appears); a symbolic link is left
-// out too (it is not the repository, and Landlock keeps its target
-// read-only unless it lies in the root).
-func protectedMounts(root string) error {
+// protectedMounts bind-mounts the protected paths (see protectedPaths)
+// read-only in the calling thread's new mount namespace. An absent one is
+// left out (the integrity check reports one that appears); a symbolic
+// link is left out too (it is not the repository, and Landlock keeps its
+// target read-only unless it lies in the root).
+func protectedMounts(root string, repository bool) error {
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 		return fmt.Errorf("mount namespace: %w", err)
 	}
-	for _, name := range protectedNames {
-		p := filepath.Join(root, name)
+	for _, p := range protectedPaths(root, repository) {
 		fi, err := os.Lstat(p)
 		if err != nil || fi.Mode()&os.ModeSymlink != 0 {
 			continue
@@ -265,7 +274,3 @@ func protectedMounts(root string) error {
 	}
 	return nil
 }
-
-// protectedNames are the top-level entries of the root that commands may
-// not change.
-var protectedNames = []string{".git", ".clada"}

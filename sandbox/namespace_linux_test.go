@@ -44,25 +44,36 @@ func TestNamespaceInner(t *testing.T) {
 	if !f.sb.Support().Namespaces {
 		t.Fatalf("Support.Namespaces is false: %s", f.sb.Support().NamespaceReason)
 	}
+	repo := Command{TmpDir: f.tmp, Repository: true}
 	tests := []struct {
 		name   string
+		c      Command
 		action []string
 		want   bool
 	}{
-		{"create at the top", []string{"write", "new-top.txt"}, true},
-		{"make a directory at the top", []string{"mkdir", "newdir"}, true},
-		{"delete at the top", []string{"remove", "top.txt"}, true},
-		{"write a git hook", []string{"write", ".git/hooks/pre-commit"}, false},
-		{"change .git/config", []string{"append", ".git/config"}, false},
-		{"write .clada", []string{"write", ".clada/specs.toml"}, false},
-		{"rename .git away", []string{"rename", ".git", "git-old"}, false},
-		{"remove .clada's file", []string{"remove", ".clada/config.toml"}, false},
-		{"unmount .git", []string{"umount", ".git"}, false},
-		{"write outside the root", []string{"write", "../outside/x"}, false},
-		{"read ~/.ssh", []string{"read", "../home/.ssh/id_ed25519"}, false},
+		{"create at the top", Command{}, []string{"write", "new-top.txt"}, true},
+		{"make a directory at the top", Command{}, []string{"mkdir", "newdir"}, true},
+		{"delete at the top", Command{}, []string{"remove", "top.txt"}, true},
+		{"write a git hook", Command{}, []string{"write", ".git/hooks/pre-commit"}, false},
+		{"change .git/config", Command{}, []string{"append", ".git/config"}, false},
+		{"write .clada", Command{}, []string{"write", ".clada/specs.toml"}, false},
+		{"rename .git away", Command{}, []string{"rename", ".git", "git-old"}, false},
+		{"remove .clada's file", Command{}, []string{"remove", ".clada/config.toml"}, false},
+		{"unmount .git", Command{}, []string{"umount", ".git"}, false},
+		{"write outside the root", Command{}, []string{"write", "../outside/x"}, false},
+		{"read ~/.ssh", Command{}, []string{"read", "../home/.ssh/id_ed25519"}, false},
+		{"repository: write in .git", repo, []string{"write", ".git/index"}, true},
+		{"repository: write a git hook", repo, []string{"write", ".git/hooks/post-checkout"}, false},
+		{"repository: change .git/config", repo, []string{"append", ".git/config"}, false},
+		{"repository: replace .git/config", repo, []string{"rename", ".git/index", ".git/config"}, false},
+		{"repository: write .clada", repo, []string{"write", ".clada/specs.toml"}, false},
 	}
 	for _, tt := range tests {
-		o, out, ok := f.run(t, Command{TmpDir: f.tmp}, tt.action...)
+		c := tt.c
+		if c.TmpDir == "" {
+			c.TmpDir = f.tmp
+		}
+		o, out, ok := f.run(t, c, tt.action...)
 		if !o.Namespace || !strings.Contains(o.Text, "+ mount namespace") {
 			t.Errorf("%s: outcome %+v", tt.name, o)
 		}

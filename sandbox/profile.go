@@ -78,6 +78,25 @@ func darwinProfile(root, home string, c Command) (string, []ProfileParam) {
 		b.WriteString("\n  (literal " + param(fmt.Sprintf("FILE_%d", i), f) + ")")
 	}
 	b.WriteString(")\n")
+	if c.Repository {
+		gitDir, common := gitDirs(root)
+		if gitDir == "" {
+			gitDir = filepath.Join(root, ".git")
+			common = gitDir
+		}
+		b.WriteString("\n; The repository, for a git command that changes it (commit, fetch …);\n")
+		b.WriteString("; its config and hooks stay read-only.\n(allow file-write*\n  (subpath ")
+		b.WriteString(param("GIT_DIR", gitDir))
+		b.WriteString(")\n  (subpath ")
+		b.WriteString(param("GIT_COMMON_DIR", common))
+		b.WriteString("))\n(deny file-write*\n  (literal ")
+		b.WriteString(param("GIT_CONFIG", filepath.Join(common, "config")))
+		b.WriteString(")\n  (literal ")
+		b.WriteString(param("GIT_CONFIG_WORKTREE", filepath.Join(gitDir, "config.worktree")))
+		b.WriteString(")\n  (subpath ")
+		b.WriteString(param("GIT_HOOKS", filepath.Join(common, "hooks")))
+		b.WriteString("))\n")
+	}
 	if c.Network {
 		b.WriteString(`
 ; The network, granted to this command.

@@ -23,6 +23,7 @@ func TestDarwinProfile(t *testing.T) {
 		{"offline", Command{TmpDir: "/private/var/folders/xy/T/clada-1"}},
 		{"network-caches", Command{TmpDir: "/private/var/folders/xy/T/clada-1", Network: true,
 			Caches: []string{"/Users/u/Library/Caches/go-build", "/Users/u/go/pkg/mod"}, Files: []string{"/dev/ttys003"}}},
+		{"repository", Command{TmpDir: "/private/var/folders/xy/T/clada-1", Network: true, Repository: true}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			profile, params := darwinProfile("/Users/u/src/proj", "/Users/u", tt.c)

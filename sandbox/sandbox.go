@@ -60,8 +60,9 @@ type Options struct {
 // concurrent use.
 type Sandbox struct {
 	mode    Mode
-	root    string // absolute, symlinks resolved
-	home    string // absolute, symlinks resolved; "" when unknown
+	root    string   // absolute, symlinks resolved
+	home    string   // absolute, symlinks resolved; "" when unknown
+	creds   []string // credentialPaths(home), resolved once: every command needs them
 	support Support
 	plat    platform
 }
@@ -95,7 +96,7 @@ func New(opts Options) (*Sandbox, error) {
 			home = h
 		}
 	}
-	s := &Sandbox{mode: mode, root: root, home: home, support: probe()}
+	s := &Sandbox{mode: mode, root: root, home: home, creds: credentialPaths(home), support: probe()}
 	return s, nil
 }
 
@@ -151,6 +152,11 @@ type Command struct {
 	Caches []string
 	// Files are more files the command may write, such as its pty.
 	Files []string
+	// Repository lets the command write the git repository (an approved
+	// git commit, fetch or checkout): .git, or the directories a
+	// "gitdir:" file names. Its config and hooks stay read-only where
+	// mount namespaces work; elsewhere the integrity check restores them.
+	Repository bool
 }
 
 // Outcome says how one command was started.
@@ -199,6 +205,32 @@ func (s *Sandbox) Start(cmd *exec.Cmd, c Command) (Outcome, error) {
 		return o, cmd.Start()
 	}
 	return s.start(cmd, c)
+}
+
+// Expect says how a command with grants c would be started now, without
+// starting anything: what a person approving it is told.
+func (s *Sandbox) Expect(c Command) Outcome {
+	switch {
+	case s.mode == ModeOff:
+		return Unconfined("sandbox = off")
+	case !s.support.Confines():
+		return Unconfined(s.support.Reason)
+	}
+	return s.outcome(c, s.support.Namespaces)
+}
+
+// Phrase says in a few words how a command with grants c would run, for
+// the question a person answers: "sandboxed, no network", "sandboxed,
+// with network" or "unconfined".
+func (s *Sandbox) Phrase(c Command) string {
+	o := s.Expect(c)
+	switch {
+	case !o.Confined:
+		return "unconfined"
+	case o.Network:
+		return "sandboxed, with network"
+	}
+	return "sandboxed, no network"
 }
 
 // Describe says in one line how commands run here in this mode, as
@@ -254,6 +286,66 @@ func credentialPaths(home string) []string {
 		if r, err := filepath.EvalSymlinks(p); err == nil && r != p {
 			out = append(out, r)
 		}
+	}
+	return out
+}
+
+// gitDirs returns the repository's directories for root: its git
+// directory and common directory (both root/.git for an ordinary
+// repository; for a worktree or submodule, the directory its "gitdir:"
+// file names and the one that directory's commondir file names). Both
+// are "" when root/.git is neither.
+func gitDirs(root string) (gitDir, commonDir string) {
+	dot := filepath.Join(root, ".git")
+	fi, err := os.Lstat(dot)
+	switch {
+	case err != nil:
+		return "", ""
+	case fi.IsDir():
+		return dot, dot
+	case !fi.Mode().IsRegular():
+		return "", ""
+	}
+	data, err := os.ReadFile(dot)
+	if err != nil {
+		return "", ""
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return "", ""
+	}
+	gitDir = resolveFrom(root, strings.TrimSpace(dir))
+	commonDir = gitDir
+	if c, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		commonDir = resolveFrom(gitDir, strings.TrimSpace(string(c)))
+	}
+	return gitDir, commonDir
+}
+
+// resolveFrom makes p absolute against base and resolves its symbolic
+// links where it exists.
+func resolveFrom(base, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// protectedPaths are what a command may not change in the project, as
+// per-command mounts keep it: .git and .clada; for a command that may
+// write the repository, .clada and the repository's config and hooks.
+func protectedPaths(root string, repository bool) []string {
+	if !repository {
+		return []string{filepath.Join(root, ".git"), filepath.Join(root, ".clada")}
+	}
+	out := []string{filepath.Join(root, ".clada")}
+	if gitDir, common := gitDirs(root); gitDir != "" {
+		out = append(out, filepath.Join(common, "config"), filepath.Join(common, "hooks"),
+			filepath.Join(gitDir, "config.worktree"))
 	}
 	return out
 }

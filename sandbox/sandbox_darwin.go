@@ -56,10 +56,14 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 }
 
 func (s *Sandbox) outcome(c Command, _ bool) Outcome {
-	if c.Network {
-		return Outcome{Confined: true, Network: true, Text: "confined: sandbox-exec profile, network on"}
+	text := "confined: sandbox-exec profile"
+	if c.Repository {
+		text += ", repository writable"
 	}
-	return Outcome{Confined: true, Text: "confined: sandbox-exec profile, network off"}
+	if c.Network {
+		return Outcome{Confined: true, Network: true, Text: text + ", network on"}
+	}
+	return Outcome{Confined: true, Text: text + ", network off"}
 }
 
 // canonical resolves symbolic links (/tmp is /private/tmp on macOS), as
@@ -73,3 +77,8 @@ func canonical(p string) string {
 	}
 	return p
 }
+
+// TempRoot returns "": each command's TMPDIR is made where the caller
+// makes it by default (only Linux keeps confined launchers, which need
+// one directory for all of them).
+func (s *Sandbox) TempRoot() string { return "" }

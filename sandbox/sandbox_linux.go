@@ -11,27 +11,92 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
 
-// platform is the Linux state of a Sandbox: the read layer, built once.
+// platform is the Linux state of a Sandbox: the read layer, built once,
+// and the launchers, one per set of grants.
 type platform struct {
-	mu      sync.Mutex
-	readFD  int             // the read layer's ruleset; 0 until built
-	granted map[string]bool // paths the read layer was given after it was built
-	nsFail  string          // why per-command mounts stopped working; "" while they work
+	mu        sync.Mutex
+	readFD    int                  // the read layer's ruleset; 0 until built
+	granted   map[string]bool      // paths the read layer was given after it was built
+	nsFail    string               // why per-command mounts stopped working; "" while they work
+	launchers map[string]*launcher // by launchKey
+	tempRoot  string               // the commands' TMPDIRs are made in it; "" until made
 }
 
 func (p *platform) close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.readFD <= 0 {
-		return nil
+	for k, l := range p.launchers {
+		l.retire()
+		delete(p.launchers, k)
 	}
-	err := unix.Close(p.readFD)
-	p.readFD = 0
+	var err error
+	if p.tempRoot != "" {
+		err = os.RemoveAll(p.tempRoot)
+		p.tempRoot = ""
+	}
+	if p.readFD > 0 {
+		err = errors.Join(err, unix.Close(p.readFD))
+		p.readFD = 0
+	}
 	return err
+}
+
+// maxLaunchers bounds the confined threads a Sandbox keeps: one per set
+// of grants seen (network or not, repository or not, which caches).
+const maxLaunchers = 8
+
+// launcher is an OS thread, confined once for one set of grants, that
+// starts every command with those grants: the goroutine that owns it is
+// locked to it and never unlocked, does nothing but cmd.Start, and when it
+// returns the runtime ends the thread, so no other goroutine ever runs
+// confined. Starting a command from it costs a fork and exec, as starting
+// it unconfined does, instead of a new thread, two Landlock layers, a
+// seccomp filter and a mount namespace per command. It holds its mount
+// namespace for its whole life, so it is retired when what it was built
+// on changes (stamp).
+type launcher struct {
+	ns    bool   // .git and .clada are read-only mounts in its mount namespace
+	stamp string // the identity of what it was built on; see Sandbox.stamp
+	reqs  chan *exec.Cmd
+	errs  chan error
+}
+
+// retire ends the launcher's goroutine, and with it the confined thread.
+func (l *launcher) retire() { close(l.reqs) }
+
+// TempRoot returns the directory in which the caller makes each
+// command's private TMPDIR (runner.Config.TempRoot), so that one grant
+// covers them all: the launchers, built once, could not grant each new
+// one. It is made on first use (mode 0700, in os.TempDir()), made again
+// when it has gone, and removed by Close. "" when commands are not
+// confined here; the caller then uses the default.
+func (s *Sandbox) TempRoot() string {
+	if s.mode == ModeOff || !s.support.Confines() {
+		return ""
+	}
+	s.plat.mu.Lock()
+	defer s.plat.mu.Unlock()
+	return s.tempRootLocked()
+}
+
+func (s *Sandbox) tempRootLocked() string {
+	if p := s.plat.tempRoot; p != "" {
+		var st unix.Stat_t
+		if err := unix.Lstat(p, &st); err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR &&
+			int(st.Uid) == os.Geteuid() && st.Mode&0o077 == 0 {
+			return p
+		}
+	}
+	p, err := os.MkdirTemp("", "clada-sandbox-")
+	if err != nil {
+		s.plat.tempRoot = ""
+		return ""
+	}
+	s.plat.tempRoot = p
+	return p
 }
 
 func probePlatform(s *Support) {
@@ -44,7 +109,7 @@ func probePlatform(s *Support) {
 		return
 	}
 	s.Landlock = abi
-	if _, ok, _ := seccompProgram(false); ok {
+	if _, ok, _ := seccompProgram(false, os.Getpid(), os.Getpid()); ok {
 		// PR_GET_SECCOMP fails with EINVAL on a kernel without seccomp.
 		if _, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); err == nil {
 			s.Seccomp = true
@@ -60,8 +125,9 @@ func probePlatform(s *Support) {
 	}
 }
 
-// start starts cmd from an OS thread that first confines itself and then
-// dies. Go cannot run code between fork and exec, but a new process
+// start starts cmd confined: from the launcher of its grants when its
+// TMPDIR lies in TempRoot (as clada's runner makes it), else from an OS
+// thread of its own that first confines itself and then dies. Go cannot run code between fork and exec, but a new process
 // inherits the Landlock domain, the seccomp filter, no_new_privs and the
 // mount namespace of the thread that forks it, and execve keeps them:
 // so the command is confined from its first instruction, while clada's
@@ -72,18 +138,15 @@ func probePlatform(s *Support) {
 // cmd.Start.
 func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 	c.Caches = s.usableCaches(c.Caches)
-	readFD, err := s.readLayer(c)
+	s.plat.mu.Lock()
+	root := s.plat.tempRoot
+	s.plat.mu.Unlock()
+	if root != "" && (c.TmpDir == "" || within(c.TmpDir, root)) {
+		return s.launch(cmd, c)
+	}
+	readFD, err := s.readLayer(append([]string{c.TmpDir}, c.Caches...))
 	if err != nil {
 		return Outcome{}, fmt.Errorf("sandbox: %w", err)
-	}
-	var prog []bpf.RawInstruction
-	useSeccomp := s.support.Seccomp
-	if useSeccomp {
-		p, ok, err := seccompProgram(c.Network)
-		if err != nil {
-			return Outcome{}, fmt.Errorf("sandbox: %w", err)
-		}
-		useSeccomp, prog = ok, p
 	}
 	s.plat.mu.Lock()
 	tryNS := s.support.Namespaces && s.plat.nsFail == ""
@@ -98,11 +161,11 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 	onDisposableThread(func() {
 		var r result
 		if tryNS {
-			if r.nsErr = protectedMounts(s.root); r.nsErr == nil {
+			if r.nsErr = protectedMounts(s.root, c.Repository); r.nsErr == nil {
 				r.ns = true
 			}
 		}
-		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), prog, useSeccomp)
+		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network)
 		if r.err == nil {
 			r.err = cmd.Start()
 		}
@@ -117,8 +180,129 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 	return s.outcome(c, r.ns), r.err
 }
 
+// launch starts cmd from the launcher of c's grants, building it first
+// when there is none or what it was built on has changed.
+func (s *Sandbox) launch(cmd *exec.Cmd, c Command) (Outcome, error) {
+	s.plat.mu.Lock()
+	defer s.plat.mu.Unlock()
+	tmp := s.tempRootLocked()
+	if tmp == "" {
+		return Outcome{}, errors.New("sandbox: no directory for the commands' TMPDIRs")
+	}
+	if c.TmpDir != "" && !within(c.TmpDir, tmp) {
+		return Outcome{}, fmt.Errorf("sandbox: TMPDIR %s is not in %s", c.TmpDir, tmp)
+	}
+	tryNS := s.support.Namespaces && s.plat.nsFail == ""
+	key := launchKey(c)
+	stamp := s.stamp(c, tmp, tryNS)
+	l := s.plat.launchers[key]
+	if l != nil && l.stamp != stamp {
+		l.retire()
+		delete(s.plat.launchers, key)
+		l = nil
+	}
+	if l == nil {
+		if len(s.plat.launchers) >= maxLaunchers {
+			for k, old := range s.plat.launchers {
+				old.retire()
+				delete(s.plat.launchers, k)
+			}
+		}
+		var err error
+		if l, err = s.newLauncher(c, tmp, tryNS, stamp); err != nil {
+			return Outcome{}, err
+		}
+		if s.plat.launchers == nil {
+			s.plat.launchers = map[string]*launcher{}
+		}
+		s.plat.launchers[key] = l
+	}
+	l.reqs <- cmd
+	return s.outcome(c, l.ns), <-l.errs
+}
+
+// newLauncher confines a new thread for grants c, with tmp as the
+// writable temporary directory, and leaves it waiting for commands. The
+// caller holds s.plat.mu.
+func (s *Sandbox) newLauncher(c Command, tmp string, tryNS bool, stamp string) (*launcher, error) {
+	readFD, err := s.readLayerLocked(append([]string{tmp}, c.Caches...))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	c.TmpDir = tmp
+	l := &launcher{stamp: stamp, reqs: make(chan *exec.Cmd), errs: make(chan error)}
+	type result struct {
+		ns         bool
+		nsErr, err error
+	}
+	ready := make(chan result)
+	go func() {
+		// Never unlocked: when this goroutine returns, the runtime
+		// ends the thread with it, and no other goroutine ever runs
+		// confined.
+		runtime.LockOSThread()
+		var r result
+		if tryNS {
+			if r.nsErr = protectedMounts(s.root, c.Repository); r.nsErr == nil {
+				r.ns = true
+			}
+		}
+		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network)
+		ready <- r
+		if r.err != nil {
+			return
+		}
+		for cmd := range l.reqs {
+			l.errs <- cmd.Start()
+		}
+	}()
+	r := <-ready
+	if r.nsErr != nil {
+		s.plat.nsFail = r.nsErr.Error()
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	l.ns = r.ns
+	return l, nil
+}
+
+// launchKey names a set of grants: commands with the same one share a
+// launcher.
+func launchKey(c Command) string {
+	return fmt.Sprintf("%t\x00%t\x00%q\x00%q", c.Network, c.Repository, c.Caches, c.Files)
+}
+
+// stamp is the identity of what a launcher for grants c is built on: the
+// files its mounts cover (or, without mounts, the root's entries, through
+// the root's modification time), its temporary directory and caches. A
+// launcher whose stamp no longer matches is retired: its mounts or rules
+// would name files that are not there any more.
+func (s *Sandbox) stamp(c Command, tmp string, ns bool) string {
+	paths := append(protectedPaths(s.root, c.Repository), tmp)
+	paths = append(paths, c.Caches...)
+	paths = append(paths, c.Files...)
+	if !ns {
+		paths = append(paths, s.root)
+	}
+	var b strings.Builder
+	for _, p := range paths {
+		var st unix.Stat_t
+		if err := unix.Lstat(p, &st); err != nil {
+			b.WriteString("-;")
+			continue
+		}
+		fmt.Fprintf(&b, "%d:%d:%o", st.Dev, st.Ino, st.Mode)
+		if p == s.root {
+			fmt.Fprintf(&b, ":%d.%d", st.Mtim.Sec, st.Mtim.Nsec)
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
 // confineThread confines the calling (locked) thread.
-func (s *Sandbox) confineThread(readFD int, write ruleset, prog []bpf.RawInstruction, useSeccomp bool) error {
+func (s *Sandbox) confineThread(readFD int, write ruleset, network bool) error {
 	writeFD, err := write.create()
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
@@ -130,12 +314,23 @@ func (s *Sandbox) confineThread(readFD int, write ruleset, prog []bpf.RawInstruc
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
 		return fmt.Errorf("sandbox: clearing ambient capabilities: %w", err)
 	}
+	if err := dropCapabilities(); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: no_new_privs: %w", err)
 	}
-	if useSeccomp {
-		if err := installSeccomp(prog); err != nil {
+	if s.support.Seccomp {
+		// The filter names this process and thread, which its
+		// commands may not trace or stop (see seccompProgram).
+		prog, ok, err := seccompProgram(network, unix.Getpid(), unix.Gettid())
+		if err != nil {
 			return fmt.Errorf("sandbox: %w", err)
+		}
+		if ok {
+			if err := installSeccomp(prog); err != nil {
+				return fmt.Errorf("sandbox: %w", err)
+			}
 		}
 	}
 	if err := restrictThread(readFD); err != nil {
@@ -159,6 +354,9 @@ func (s *Sandbox) outcome(c Command, namespace bool) Outcome {
 	if namespace {
 		b.WriteString(" + mount namespace")
 	}
+	if c.Repository {
+		b.WriteString(", repository writable")
+	}
 	network := c.Network
 	switch {
 	case c.Network:
@@ -177,20 +375,26 @@ func (s *Sandbox) outcome(c Command, namespace bool) Outcome {
 // readLayer returns the first Landlock layer, which handles reading: every
 // file may be read and run, except the credential stores of the home
 // directory and the raw memory and disk devices. It is built once per
-// Sandbox; later commands add rules to it for their own places (a cache
-// created since), which a ruleset allows until it is enforced again. It
+// Sandbox; later commands add rules to it for their own places (extra: a
+// TMPDIR, a cache created since), which a ruleset allows until it is
+// enforced again. It
 // also grants REFER everywhere, as the kernel denies moving files between
 // directories in any layer that does not grant it.
-func (s *Sandbox) readLayer(c Command) (int, error) {
-	abi := s.support.Landlock
+func (s *Sandbox) readLayer(extra []string) (int, error) {
 	s.plat.mu.Lock()
 	defer s.plat.mu.Unlock()
+	return s.readLayerLocked(extra)
+}
+
+// readLayerLocked is readLayer with s.plat.mu held.
+func (s *Sandbox) readLayerLocked(extra []string) (int, error) {
+	abi := s.support.Landlock
 	if s.plat.readFD == 0 {
 		rs := ruleset{handledFS: llReadRights}
 		if abi >= 2 {
 			rs.handledFS |= llRefer
 		}
-		t := &tree{excluded: credentialPaths(s.home), filter: devFilter, open: []string{"/dev"}}
+		t := &tree{excluded: s.creds, filter: devFilter, open: []string{"/dev"}}
 		rs.rules = grantTree(nil, "/", llReadRights, llReadDir, t)
 		if abi >= 2 {
 			rs.rules = append(rs.rules, rule{"/", llRefer})
@@ -205,7 +409,7 @@ func (s *Sandbox) readLayer(c Command) (int, error) {
 		s.plat.readFD = fd
 		s.plat.granted = map[string]bool{}
 	}
-	for _, p := range append([]string{c.TmpDir}, c.Caches...) {
+	for _, p := range extra {
 		if p == "" || s.plat.granted[p] {
 			continue
 		}
@@ -227,8 +431,11 @@ func (s *Sandbox) readLayer(c Command) (int, error) {
 // removed at the top of the root.
 func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 	abi := s.support.Landlock
-	write := llWriteRights(abi)
-	rs := ruleset{handledFS: write}
+	// Device nodes are handled but granted nowhere: a command clada runs
+	// as root could otherwise make one for a disk in the project and read
+	// every file through it.
+	rs := ruleset{handledFS: llWriteRights(abi)}
+	write := rs.handledFS &^ (llMakeChar | llMakeBlock)
 	if abi >= 5 {
 		rs.handledFS |= llIoctlDev
 	}
@@ -248,19 +455,32 @@ func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 	if abi >= 6 {
 		rs.scoped = llScopeUnix | llScopeSig
 	}
-	creds := credentialPaths(s.home)
+	creds := s.creds
 	excluded := creds
 	if !namespace {
-		excluded = append(slicesClone(creds), filepath.Join(s.root, ".git"), filepath.Join(s.root, ".clada"))
+		excluded = append(slicesClone(creds), filepath.Join(s.root, ".clada"))
+		if !c.Repository {
+			excluded = append(excluded, filepath.Join(s.root, ".git"))
+		}
 	}
 	t := &tree{excluded: excluded}
 	rs.rules = grantTree(nil, s.root, write|local, 0, t)
+	if c.Repository {
+		// A worktree's or submodule's repository lies outside the root.
+		if gitDir, common := gitDirs(s.root); gitDir != "" && !within(gitDir, s.root) {
+			rs.rules = append(rs.rules, rule{gitDir, write}, rule{common, write})
+		}
+	}
 	if c.TmpDir != "" {
 		rs.rules = append(rs.rules, rule{c.TmpDir, write | local})
 	}
 	for _, d := range c.Caches {
 		rs.rules = append(rs.rules, rule{d, write})
 	}
+	// POSIX shared memory and semaphores (sem_open, shm_open) live in
+	// /dev/shm: Python's multiprocessing, test runners and browsers need
+	// them, as macOS's profile allows ipc-posix-sem.
+	rs.rules = append(rs.rules, rule{sharedMemory, write})
 	for _, f := range append([]string{os.DevNull}, c.Files...) {
 		rs.rules = append(rs.rules, rule{f, (llWriteFile | llTruncate | llIoctlDev) & rs.handledFS})
 	}
@@ -273,7 +493,7 @@ func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 // itself, and a directory that does not exist cannot be granted).
 func (s *Sandbox) usableCaches(caches []string) []string {
 	var out []string
-	creds := credentialPaths(s.home)
+	creds := s.creds
 next:
 	for _, d := range caches {
 		if !filepath.IsAbs(d) {
@@ -298,6 +518,48 @@ next:
 	}
 	return out
 }
+
+// droppedCaps are the capabilities a command clada runs as root (or in
+// clada's user namespace) never gets: loading kernel modules, raw I/O,
+// mounts and the rest of CAP_SYS_ADMIN, tracing, network administration
+// and raw sockets, device nodes, file capabilities, the clock, reboot,
+// BPF, perf, audit, the kernel log, immutable files. What builds and tests
+// of files need stays (CAP_DAC_OVERRIDE, CAP_CHOWN, CAP_FOWNER …), and
+// Landlock still decides which files.
+var droppedCaps = []uintptr{
+	unix.CAP_SYS_MODULE, unix.CAP_SYS_RAWIO, unix.CAP_SYS_ADMIN, unix.CAP_SYS_PTRACE,
+	unix.CAP_SYS_BOOT, unix.CAP_NET_ADMIN, unix.CAP_NET_RAW, unix.CAP_SYS_TIME,
+	unix.CAP_MAC_ADMIN, unix.CAP_MAC_OVERRIDE, unix.CAP_BPF, unix.CAP_PERFMON,
+	unix.CAP_SYSLOG, unix.CAP_MKNOD, unix.CAP_SETFCAP,
+	unix.CAP_LINUX_IMMUTABLE, unix.CAP_SYS_PACCT, unix.CAP_SYS_TTY_CONFIG,
+	unix.CAP_AUDIT_CONTROL, unix.CAP_AUDIT_READ, unix.CAP_AUDIT_WRITE,
+	unix.CAP_WAKE_ALARM, unix.CAP_BLOCK_SUSPEND, unix.CAP_CHECKPOINT_RESTORE,
+	unix.CAP_SYS_CHROOT, unix.CAP_IPC_OWNER, unix.CAP_LEASE,
+}
+
+// dropCapabilities removes droppedCaps, then CAP_SETPCAP (which dropping
+// needs), from the calling thread's bounding set, so that no command it
+// starts gains them at exec, root or not. Without CAP_SETPCAP nothing can
+// be dropped (EPERM): an ordinary user's commands gain no capabilities at
+// exec anyway (no_new_privs keeps file capabilities and set-user-ID bits
+// from working), but root's would, so for root that is an error and
+// nothing is started.
+func dropCapabilities() error {
+	for _, c := range append(droppedCaps[:len(droppedCaps):len(droppedCaps)], unix.CAP_SETPCAP) {
+		err := unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0)
+		switch {
+		case err == nil, errors.Is(err, unix.EINVAL): // EINVAL: unknown to this kernel
+		case errors.Is(err, unix.EPERM) && os.Geteuid() != 0:
+			return nil
+		default:
+			return fmt.Errorf("dropping capability %d from the commands' bounding set: %w", c, err)
+		}
+	}
+	return nil
+}
+
+// sharedMemory is where POSIX shared memory and named semaphores live.
+const sharedMemory = "/dev/shm"
 
 func slicesClone(s []string) []string { return append([]string(nil), s...) }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // fixture is a project root, a home directory with credential stores, a
@@ -82,9 +84,24 @@ func (f *fixture) run(t *testing.T, c Command, action ...string) (Outcome, strin
 	return o, strings.TrimSpace(out.String()), err == nil
 }
 
+// TestConfinedCommand runs each action confined, started from a thread
+// of its own (a TMPDIR anywhere) and from a launcher (a TMPDIR in
+// TempRoot, as clada's runner makes it): both must confine alike.
 func TestConfinedCommand(t *testing.T) {
 	t.Parallel()
+	t.Run("thread", func(t *testing.T) { t.Parallel(); testConfined(t, false) })
+	t.Run("launcher", func(t *testing.T) { t.Parallel(); testConfined(t, true) })
+}
+
+func testConfined(t *testing.T, launcher bool) {
 	f := newFixture(t, ModeAuto)
+	if launcher {
+		tmp, err := os.MkdirTemp(f.sb.TempRoot(), "cmd-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.tmp = tmp
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -103,9 +120,11 @@ func TestConfinedCommand(t *testing.T) {
 	grants := Command{TmpDir: f.tmp}
 	withCache := Command{TmpDir: f.tmp, Caches: []string{f.cache}}
 	withNet := Command{TmpDir: f.tmp, Network: true}
-	otherTmp := filepath.Join(os.TempDir(), fmt.Sprintf("clada-sandbox-test-%d", os.Getpid()))
+	repo := Command{TmpDir: f.tmp, Repository: true}
+	otherTmp := filepath.Join(os.TempDir(), fmt.Sprintf("clada-sandbox-test-%d-%t", os.Getpid(), launcher))
 	// Cleanups run when the parallel subtests are done.
 	t.Cleanup(func() {
+		os.Remove(fmt.Sprintf("/dev/shm/clada-sandbox-test-%d-%t", os.Getpid(), launcher))
 		if _, err := os.Stat(otherTmp); err == nil {
 			t.Errorf("%s was created outside the TMPDIR", otherTmp)
 			os.Remove(otherTmp)
@@ -133,9 +152,11 @@ func TestConfinedCommand(t *testing.T) {
 		{name: "write .clada", action: []string{"write", ".clada/specs.toml"}, want: false},
 		{name: "move a file into .git", action: []string{"rename", "src/b.txt", ".git/b.txt"}, want: false},
 		{name: "write outside the root", action: []string{"write", "../outside/x"}, want: false},
-		{name: "write its TMPDIR", action: []string{"write", "../tmp/x"}, want: true},
+		{name: "write its TMPDIR", action: []string{"write", filepath.Join(f.tmp, "x")}, want: true},
 		{name: "write /tmp outside its TMPDIR", action: []string{"write", otherTmp}, want: false},
 		{name: "write /dev/null", action: []string{"append", "/dev/null"}, want: true},
+		{name: "write /dev/shm (POSIX semaphores)", action: []string{"write", fmt.Sprintf("/dev/shm/clada-sandbox-test-%d-%t", os.Getpid(), launcher)}, want: true},
+		{name: "write /dev elsewhere", action: []string{"write", "/dev/clada-sandbox-test"}, want: false},
 		{name: "write a granted cache", c: withCache, action: []string{"write", "../cache/x"}, want: true},
 		{name: "write the cache without the grant", action: []string{"write", "../cache/y"}, want: false},
 		{name: "read ~/.ssh", action: []string{"read", "../home/.ssh/id_ed25519"}, want: false},
@@ -150,7 +171,24 @@ func TestConfinedCommand(t *testing.T) {
 		{name: "read /etc", action: []string{"read", "/etc/passwd"}, want: true},
 		{name: "connect TCP without the network", action: []string{"connect", l.Addr().String()}, want: false},
 		{name: "connect TCP with the network", c: withNet, action: []string{"connect", l.Addr().String()}, want: true},
-		{name: "Unix socket of its own", action: []string{"unix", "../tmp/s.sock"}, want: true},
+		{name: "Unix socket of its own", action: []string{"unix", filepath.Join(f.tmp, "s.sock")}, want: true},
+		{name: "repository: write in .git", c: repo, action: []string{"write", ".git/index"}, want: true,
+			reason: "an approved git commit writes .git; without namespaces its config and hooks are left to the integrity check"},
+		{name: "repository: write .clada", c: repo, action: []string{"write", ".clada/specs.toml"}, want: false},
+		{name: "repository: write outside the root", c: repo, action: []string{"write", "../outside/y"}, want: false},
+		{name: "ptrace clada's threads", action: []string{"ptrace-parent", "-"}, want: false,
+			reason: "a launcher thread shares the command's Landlock domain; seccomp refuses PTRACE_ATTACH"},
+		{name: "read clada's memory", action: []string{"vmread-parent", "-"}, want: false,
+			reason: "process_vm_readv needs the same access as ptrace"},
+		{name: "signal clada's threads", action: []string{"tkill-parent", "-"}, want: false,
+			reason: "seccomp refuses signals to clada's process and to the thread that starts commands"},
+		{name: "make a device node in the project", action: []string{"mknod", "src/dev"}, want: false,
+			reason: "Landlock grants no device nodes (root could otherwise make one for a disk)"},
+		{name: "keep CAP_SYS_MODULE", action: []string{"capbset", fmt.Sprint(unix.CAP_SYS_MODULE)}, want: false,
+			reason: "the bounding set loses the capabilities a command run as root must not have"},
+		{name: "keep CAP_SYS_ADMIN", action: []string{"capbset", fmt.Sprint(unix.CAP_SYS_ADMIN)}, want: false},
+		{name: "keep CAP_DAC_OVERRIDE", action: []string{"capbset", fmt.Sprint(unix.CAP_DAC_OVERRIDE)}, want: os.Geteuid() == 0 || capInBoundingSet(unix.CAP_DAC_OVERRIDE),
+			reason: "what builds of files need stays"},
 		{name: "io_uring", action: []string{"uring", "-"}, want: false},
 		{name: "signal a process outside", action: []string{"kill", fmt.Sprint(os.Getpid())}, want: false, minABI: 6},
 	}
@@ -165,6 +203,9 @@ func TestConfinedCommand(t *testing.T) {
 				c = grants
 			}
 			o, out, ok := f.run(t, c, tt.action...)
+			if n := f.sb.launcherCount(); launcher != (n > 0) {
+				t.Errorf("%d launchers, want some: %v", n, launcher)
+			}
 			if !o.Confined {
 				t.Fatalf("not confined: %s", o.Text)
 			}
@@ -247,4 +288,60 @@ func TestUnsupportedMachine(t *testing.T) {
 			}
 		}
 	}
+}
+
+func (s *Sandbox) launcherCount() int {
+	s.plat.mu.Lock()
+	defer s.plat.mu.Unlock()
+	return len(s.plat.launchers)
+}
+
+// A launcher serves every command with its grants, and is built again
+// when what it was built on changes: here a top-level entry made after
+// it, which (without namespaces) only a new launcher can grant.
+func TestLauncherReuse(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, ModeAuto)
+	newTmp := func() string {
+		tmp, err := os.MkdirTemp(f.sb.TempRoot(), "cmd-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tmp
+	}
+	for i := range 3 {
+		if _, out, ok := f.run(t, Command{TmpDir: newTmp()}, "write", fmt.Sprintf("src/n%d.txt", i)); !ok {
+			t.Fatalf("command %d: %s", i, out)
+		}
+	}
+	if n := f.sb.launcherCount(); n != 1 {
+		t.Errorf("%d launchers after three commands with the same grants, want 1", n)
+	}
+	if _, out, ok := f.run(t, Command{TmpDir: newTmp(), Network: true}, "write", "src/net.txt"); !ok {
+		t.Fatalf("with the network: %s", out)
+	}
+	if n := f.sb.launcherCount(); n != 2 {
+		t.Errorf("%d launchers after other grants, want 2", n)
+	}
+	if err := os.Mkdir(filepath.Join(f.root, "late"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o, out, ok := f.run(t, Command{TmpDir: newTmp()}, "write", "late/x")
+	if !ok {
+		t.Errorf("a top-level directory made after the launcher is not writable (%s): %s", o.Text, out)
+	}
+	if _, out, ok := f.run(t, Command{TmpDir: newTmp()}, "write", ".git/hooks/pre-commit"); ok {
+		t.Errorf("a rebuilt launcher let a command write a git hook: %s", out)
+	}
+	// The TMPDIRs' directory goes with the Sandbox.
+	root := f.sb.TempRoot()
+	f.sb.Close()
+	if _, err := os.Stat(root); err == nil {
+		t.Errorf("Close left %s", root)
+	}
+}
+
+func capInBoundingSet(c uintptr) bool {
+	in, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, c, 0, 0, 0)
+	return err == nil && in == 1
 }

@@ -28,3 +28,8 @@ func (s *Sandbox) start(cmd *exec.Cmd, _ Command) (Outcome, error) {
 }
 
 func (s *Sandbox) outcome(Command, bool) Outcome { return Unconfined(s.support.Reason) }
+
+// TempRoot returns "": each command's TMPDIR is made where the caller
+// makes it by default (only Linux keeps confined launchers, which need
+// one directory for all of them).
+func (s *Sandbox) TempRoot() string { return "" }

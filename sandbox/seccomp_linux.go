@@ -17,8 +17,17 @@ import (
 // which programs take as "no io_uring" and fall back from: io_uring
 // operations are not seen by this filter. Without the network, socket(2)
 // fails with EACCES for every address family but AF_UNIX.
+//
+// The thread that starts commands (tid, in clada's process pid) shares
+// their Landlock domain, and Landlock lets a process trace and signal its
+// own domain: so attaching to a process (PTRACE_ATTACH, PTRACE_SEIZE;
+// a debugger's child asking to be traced with PTRACE_TRACEME still
+// works), reading or writing another's memory (process_vm_readv,
+// process_vm_writev), taking its file descriptors (pidfd_getfd), and
+// signalling clada's process or that thread (kill, tgkill,
+// rt_tgsigqueueinfo of pid or -pid, tkill of tid) fail with EPERM.
 // Only amd64 and arm64 have one (seccomp_otherarch.go).
-func seccompProgram(network bool) (prog []bpf.RawInstruction, ok bool, err error) {
+func seccompProgram(network bool, pid, tid int) (prog []bpf.RawInstruction, ok bool, err error) {
 	ins := []bpf.Instruction{
 		bpf.LoadAbsolute{Off: 4, Size: 4}, // seccomp_data.arch
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: seccompArch, SkipTrue: 1},
@@ -35,6 +44,27 @@ func seccompProgram(network bool) (prog []bpf.RawInstruction, ok bool, err error
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: nr, SkipFalse: 1},
 			bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)})
 	}
+	eperm := bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)}
+	allow := bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW}
+	for _, nr := range []uint32{unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV, unix.SYS_PIDFD_GETFD} {
+		ins = append(ins, bpf.JumpIf{Cond: bpf.JumpEqual, Val: nr, SkipFalse: 1}, eperm)
+	}
+	// argIn is a block for system call nr that refuses it when the low
+	// 32 bits of its first argument (an int: a request, pid or tid) are
+	// one of vals, and allows it otherwise.
+	argIn := func(nr uint32, vals ...uint32) []bpf.Instruction {
+		block := []bpf.Instruction{bpf.LoadAbsolute{Off: 16, Size: 4}} // args[0], little-endian
+		for _, v := range vals {
+			block = append(block, bpf.JumpIf{Cond: bpf.JumpEqual, Val: v, SkipFalse: 1}, eperm)
+		}
+		block = append(block, allow)
+		return append([]bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpEqual, Val: nr, SkipFalse: uint8(len(block))}}, block...)
+	}
+	ins = append(ins, argIn(unix.SYS_PTRACE, unix.PTRACE_ATTACH, unix.PTRACE_SEIZE)...)
+	for _, nr := range []uint32{unix.SYS_KILL, unix.SYS_TGKILL, unix.SYS_RT_TGSIGQUEUEINFO} {
+		ins = append(ins, argIn(nr, uint32(pid), uint32(-pid))...)
+	}
+	ins = append(ins, argIn(unix.SYS_TKILL, uint32(tid))...)
 	if !network {
 		ins = append(ins,
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_SOCKET, SkipFalse: 4},

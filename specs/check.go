@@ -44,7 +44,7 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	if v.Outcome != Allow && v.Outcome != Ask {
 		return v
 	}
-	v.Network, v.Caches, v.CacheQuery = sp.network, sp.caches, sp.cacheQuery
+	v.grant(sp)
 	prog, err := s.LookPath(name)
 	if len(sp.guard) > 0 && len(v.Exec) > 0 {
 		v = s.guarded(sp, v, prog, err, r)

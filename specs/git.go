@@ -24,7 +24,11 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 		if v, bad := confineGit(gv, dir, r); bad {
 			return v
 		}
-		return Verdict{Outcome: Ask, Rule: Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice}
+		// Under the sandbox an approved git command that changes the
+		// repository may write .git, and one that contacts other
+		// machines gets the network.
+		return Verdict{Outcome: Ask, Rule: Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice,
+			Repository: true, Network: gitrules.ContactsNetwork(gv.Subcommand)}
 	default:
 		return Verdict{Outcome: Deny, Rule: Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice}
 	}

@@ -225,6 +225,7 @@ func (sp *spec) subVerdict(argv []string, n int, sub *spec, touched []Path, dir 
 		v.Exec = append(exec, v.Exec[1:]...)
 	}
 	v.Paths = append(touched, v.Paths...)
+	v.grant(sub)
 	return v
 }
 

@@ -70,6 +70,10 @@ type Verdict struct {
 	Network    bool
 	Caches     []string
 	CacheQuery []string
+	// Repository is set on a git command that is asked because it
+	// changes the repository (commit, fetch, checkout …): under the
+	// sandbox it may write .git, whose config and hooks stay read-only.
+	Repository bool
 	// Destroys lists, for Allow and Ask, the existing paths the command
 	// deletes or replaces (rm, mv or cp onto a file, sed -i); the caller
 	// decides whether git can restore them. nil when none.
@@ -112,4 +116,15 @@ func (e *DeniedError) Hint() string { return e.Advice }
 
 func denyVerdict(e *DeniedError) Verdict {
 	return Verdict{Outcome: Deny, Rule: e.Rule, Arg: e.Arg, Reason: e.Reason, Advice: e.Advice}
+}
+
+// grant adds what sp grants under the sandbox to v: a subcommand's spec
+// (npm install: the network) and then its program's (npm: its cache),
+// each level adding to what the deeper one granted.
+func (v *Verdict) grant(sp *spec) {
+	v.Network = v.Network || sp.network
+	v.Caches = append(v.Caches, sp.caches...)
+	if len(v.CacheQuery) == 0 {
+		v.CacheQuery = sp.cacheQuery
+	}
 }

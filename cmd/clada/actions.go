@@ -38,6 +38,7 @@ type runOptions struct {
 	stopOnError bool
 	keepGoing   bool
 	os          string // --os; "" is this system
+	sandbox     string // --sandbox; "" means config.toml's
 }
 
 // openProject opens the project for a command: --root when given, else
@@ -120,7 +121,16 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		return exitCode(code, errors.Join(rep.Err(), out.Flush()))
 	}
 
+	sb, warning, err := p.Sandbox(o.sandbox)
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	if warning != "" {
+		fmt.Fprintln(stderr, warning)
+	}
 	x := p.ExecOptions(ro, stderr)
+	x.Sandbox = sb
 	defer x.Output.Close()
 	if o.trustAll {
 		warnf(stderr, "--trust-all: every command that would be asked about runs without asking (denied ones still don't)")

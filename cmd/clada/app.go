@@ -45,6 +45,12 @@ func rootFlag() cli.Flag {
 		DefaultText: "the nearest directory upwards with .clada/, else the git work tree's top, else the working directory"}
 }
 
+// sandboxFlag is --sandbox of run, exec and mcp.
+func sandboxFlag() cli.Flag {
+	return &cli.StringFlag{Name: "sandbox", Usage: "confine commands to the project by the kernel: auto (where the machine can), required (refuse to run unconfined) or off (a person's choice; prints a warning)",
+		DefaultText: "auto, or sandbox in .clada/config.toml"}
+}
+
 func formatFlag(usage string) cli.Flag {
 	return &cli.StringFlag{Name: "format", Value: "text", Usage: usage}
 }
@@ -89,6 +95,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					&cli.StringFlag{Name: "report-budget", Usage: "how much of each command's output the report shows (all of it is saved in .clada/out/): a size, or a size and a line count, e.g. 32KiB,800", DefaultText: "10KiB,256, or report_budget in .clada/config.toml"},
 					&cli.BoolFlag{Name: "stop-on-error", Usage: "stop at the first refused, declined or failed command anywhere"},
 					&cli.BoolFlag{Name: "keep-going", Usage: "outside TASKS groups, go on after a failure", DefaultText: "on unless --stop-on-error"},
+					sandboxFlag(),
 				},
 				Action: func(c *cli.Context) error {
 					o, err := runOptionsFrom(c)
@@ -133,10 +140,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					rootFlag(),
 					&cli.BoolFlag{Name: "trust-all", Usage: "approve every command that would be asked (deny stays deny); prints a warning"},
 					&cli.BoolFlag{Name: "untrusted", Usage: "ask even for commands the specs allow"},
+					sandboxFlag(),
 				},
 				Action: func(c *cli.Context) error {
 					return mcpAction(mcpOptions{root: c.String("root"), trustAll: c.Bool("trust-all"), untrusted: c.Bool("untrusted"),
-						args: c.Args().Len()}, stdin, stdout, stderr)
+						sandbox: c.String("sandbox"), args: c.Args().Len()}, stdin, stdout, stderr)
 				},
 			},
 			{
@@ -214,7 +222,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
-	app.Commands = append(app.Commands, execCommand(stdout, stderr), hookCommand(stdin, stdout, stderr))
+	app.Commands = append(app.Commands, execCommand(stdout, stderr), hookCommand(stdin, stdout, stderr), sandboxCommand(stdout))
 	for _, c := range app.Commands {
 		c.OnUsageError = usageError
 		c.HideHelpCommand = true
@@ -262,7 +270,8 @@ func runOptionsFrom(c *cli.Context) (runOptions, error) {
 		format: c.String("format"), noPrompt: c.Bool("no-prompt"), trustAll: c.Bool("trust-all"),
 		untrusted: c.Bool("untrusted"), timeoutSet: c.IsSet("timeout"),
 		maxOutput: c.String("max-output"), budget: c.String("report-budget"), stopOnError: c.Bool("stop-on-error"), keepGoing: c.Bool("keep-going"),
-		os: c.String("os"),
+		os:      c.String("os"),
+		sandbox: c.String("sandbox"),
 	}
 	files, flag, file := runFiles(o.files)
 	o.files = files

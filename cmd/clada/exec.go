@@ -14,6 +14,7 @@ import (
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/runner"
+	"github.com/clada/clada/sandbox"
 )
 
 // Exit codes of clada exec besides the command's own (README "clada
@@ -33,7 +34,7 @@ func execCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "exec",
 		Usage:     "decide one command and, only when it is allowed, run it with its output passed through",
-		ArgsUsage: "[--root DIR] [--dir DIR] -- COMMAND [ARG...]",
+		ArgsUsage: "[--root DIR] [--dir DIR] [--sandbox MODE] -- COMMAND [ARG...]",
 		Description: "The decision is clada check's. An allowed command runs as clada run runs it (absolute\n" +
 			"program, git hardening, stdin closed, timeout and output cap from .clada/config.toml), and\n" +
 			"its stdout, stderr and exit code are passed through unchanged, with no report. Anything\n" +
@@ -48,11 +49,12 @@ func execCommand(stdout, stderr io.Writer) *cli.Command {
 		Flags: []cli.Flag{
 			rootFlag(),
 			&cli.StringFlag{Name: "dir", Usage: "working directory, relative to where you stand inside the root, or absolute"},
+			sandboxFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			x, err := gateway.ParseExec(c.Args().Slice())
 			if err != nil {
-				return withHint(err, "clada exec [--root DIR] [--dir DIR] -- COMMAND [ARG...]")
+				return withHint(err, "clada exec [--root DIR] [--dir DIR] [--sandbox MODE] -- COMMAND [ARG...]")
 			}
 			if x.Help {
 				return cli.ShowSubcommandHelp(c)
@@ -81,11 +83,31 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 		refuse(stderr, r)
 		return exitError(execRefused)
 	}
+	sb, warning, err := p.Sandbox(x.Sandbox)
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	if warning != "" && x.Sandbox != "" {
+		// sandbox = off in config.toml is the person's standing
+		// choice: an agent's hook runs clada exec for every command,
+		// and the warning would follow each one.
+		fmt.Fprintln(stderr, warning)
+	}
 	cfg := p.ExecOptions(project.RunOptions{}, stderr).Runner
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res := runStreaming(ctx, r.Verdict, cfg, stdout, stderr)
-	return exitCode(execExit(res, cfg, stderr), nil)
+	res, conf := runStreaming(ctx, r.Verdict, cfg, sb, stdout, stderr)
+	code := execExit(res, cfg, stderr)
+	// The sandbox is mentioned only when it matters: what the integrity
+	// check found, and a failure the confinement may have caused.
+	for _, c := range conf.Changes {
+		fmt.Fprintf(stderr, "clada: WARNING: %s\n", c)
+	}
+	if conf.Hint != "" {
+		fmt.Fprintf(stderr, "clada: %s (%s)\n", conf.Hint, conf.Text)
+	}
+	return exitCode(code, nil)
 }
 
 // refuse writes why r does not run, for the model: the rule, the word,
@@ -136,11 +158,11 @@ func execExit(res runner.Result, cfg runner.Config, stderr io.Writer) int {
 // runStreaming runs an allowed verdict with its output passed to stdout
 // and stderr as it comes, in chunks: clada holds no more than the
 // runner's buffer of it, however much the command prints.
-func runStreaming(ctx context.Context, v gateway.Verdict, cfg runner.Config, stdout, stderr io.Writer) runner.Result {
+func runStreaming(ctx context.Context, v gateway.Verdict, cfg runner.Config, sb *sandbox.Sandbox, stdout, stderr io.Writer) (runner.Result, gateway.Confinement) {
 	cfg.Stdout, cfg.Stderr = stdout, stderr
-	res := gateway.RunVerdict(ctx, v, cfg)
+	res, conf := gateway.RunVerdict(ctx, v, cfg, sb)
 	if res.WriteErr != nil {
 		fmt.Fprintf(stderr, "clada: passing the output on: %v\n", res.WriteErr)
 	}
-	return res
+	return res, conf
 }

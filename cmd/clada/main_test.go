@@ -15,6 +15,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/clada/clada/sandbox"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and scripts")
@@ -26,8 +28,11 @@ func TestMain(m *testing.M) {
 	// with 8, the same work. -parallel on the command line still wins:
 	// testing parses it after this default is set.
 	flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	// The [userns] condition starts this binary as clada's namespace
+	// probe, which must answer and exit rather than run the tests.
+	sandbox.Main()
 	testscript.Main(m, map[string]func(){
-		"clada": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"clada": main,
 		// clada-fastclock is clada whose approval timeout runs on a clock
 		// 100 times faster than the real one: the prompt and the report
 		// still say "10s", and the wait takes 0.1 s. It prints each timer
@@ -98,7 +103,9 @@ func TestScripts(t *testing.T) {
 			"jsonlines": cmdJSONLines,
 			"maxbytes":  cmdMaxBytes,
 			"hasprefix": cmdHasPrefix,
+			"listen":    cmdListen,
 		},
+		Condition: sandboxCondition,
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 type mcpOptions struct {
 	root                string
 	trustAll, untrusted bool
+	sandbox             string // --sandbox; "" means config.toml's
 	args                int
 }
 
@@ -29,5 +30,5 @@ func mcpAction(o mcpOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return mcpserver.Serve(ctx, mcpserver.Options{Root: o.root, TrustAll: o.trustAll, Untrusted: o.untrusted,
-		Version: version, Log: stderr}, stdin, stdout)
+		Sandbox: o.sandbox, Version: version, Log: stderr}, stdin, stdout)
 }

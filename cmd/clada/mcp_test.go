@@ -226,6 +226,13 @@ func TestMCPCheckAndRun(t *testing.T) {
 	if _, ok := out["job"]; ok {
 		t.Errorf("a command that finished at once has a job: %v", out)
 	}
+	// The structured result says how the command ran, as the JSON report does.
+	if c, _ := out["confinement"].(string); !strings.HasPrefix(c, "confined: ") && !strings.HasPrefix(c, "unconfined: ") {
+		t.Errorf("run cat a.txt: confinement %q, want how the sandbox ran it", out["confinement"])
+	}
+	if !strings.Contains(text(res), "confined: ") {
+		t.Errorf("run cat a.txt: the text result does not say how the sandbox ran it:\n%s", text(res))
+	}
 	for cmd, rule := range map[string]string{"cat $HOME": "expansion", "sudo touch made": "hard-block", "ls | touch made": "shell-syntax"} {
 		res := s.call("run", map[string]any{"command": cmd})
 		if out := structured(t, res); !res.IsError || out["decision"] != "deny" || out["rule"] != rule || out["status"] != "denied" {
@@ -330,7 +337,7 @@ func TestMCPElicitation(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("requested schema %s", schema)
 			}
-			for _, want := range []string{"run `./mark.sh` in .?", "not in clada's specs", "within 60s"} {
+			for _, want := range []string{"run `./mark.sh` in .?", "not in clada's specs", "within 60s", "It runs " + sandboxPhrase(t) + "."} {
 				if !strings.Contains(qs[0].Message, want) {
 					t.Errorf("question %q does not mention %q", qs[0].Message, want)
 				}

@@ -45,8 +45,14 @@ func TestPrivateTmpdirGoneAfterTimeout(t *testing.T) {
 		for _, line := range strings.Split(string(out), "\n") {
 			if dir, ok := strings.CutPrefix(line, "filled "); ok {
 				filled = true
-				if filepath.Dir(dir) != tmp || !strings.HasPrefix(filepath.Base(dir), "clada-cmd-") {
-					t.Fatalf("--timeout %s: the command's TMPDIR was %s, want a clada-cmd-* directory in %s", timeout, dir, tmp)
+				// Under the sandbox the commands' directories lie in one
+				// directory of clada's own, clada-sandbox-*, in tmp.
+				parent := filepath.Dir(dir)
+				if strings.HasPrefix(filepath.Base(parent), "clada-sandbox-") {
+					parent = filepath.Dir(parent)
+				}
+				if parent != tmp || !strings.HasPrefix(filepath.Base(dir), "clada-cmd-") {
+					t.Fatalf("--timeout %s: the command's TMPDIR was %s, want a clada-cmd-* directory in %s (or in its clada-sandbox-*)", timeout, dir, tmp)
 				}
 			}
 		}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/clada/clada/sandbox"
+)
+
+// sandboxCommand is `clada sandbox` (also `clada doctor`): what this
+// machine offers for confining commands, and why.
+func sandboxCommand(stdout io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:    "sandbox",
+		Aliases: []string{"doctor"},
+		Usage:   "say what this machine offers for confining commands (Landlock, seccomp, namespaces, sandbox-exec) and why",
+		Description: "Prints one fact per line: the kernel's Landlock ABI and what it restricts, the seccomp\n" +
+			"filter, whether user namespaces let .git and .clada be read-only mounts, and how commands\n" +
+			"run in this project's sandbox mode (--sandbox, else sandbox in .clada/config.toml)." + examples(
+			"clada sandbox",
+			"clada sandbox --sandbox required   # would commands be refused here?"),
+		Flags: []cli.Flag{rootFlag(), sandboxFlag()},
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() > 0 {
+				return withHint(fmt.Errorf("clada sandbox takes no arguments, got %q", c.Args().First()), "run clada sandbox alone")
+			}
+			return sandboxAction(c.String("root"), c.String("sandbox"), stdout)
+		},
+	}
+}
+
+func sandboxAction(root, mode string, stdout io.Writer) error {
+	p, err := openProject(root, false, "")
+	if err != nil {
+		return err
+	}
+	if mode == "" {
+		mode = p.Config.Sandbox
+	}
+	m, err := sandbox.ParseMode(mode)
+	if err != nil {
+		return withHint(err, "give --sandbox auto, required or off")
+	}
+	sb, err := sandbox.New(sandbox.Options{Mode: m, Root: p.Root})
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	var b strings.Builder
+	for _, l := range sb.Diagnose() {
+		b.WriteString(l + "\n")
+	}
+	fmt.Fprintf(&b, "mode: %s\n", m)
+	fmt.Fprintf(&b, "project: %s\n", sb.Root())
+	b.WriteString("a confined command may: read every file except the credential stores of the home directory (" +
+		strings.Join(sandbox.CredentialStores, " ") + "); write only in the project (never in .git/ or .clada/), " +
+		"its private TMPDIR, the build caches its spec grants, /dev/null and /dev/shm; make no device nodes; use the network only when its spec grants it\n")
+	_, err = io.WriteString(stdout, b.String())
+	return err
+}

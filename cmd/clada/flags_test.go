@@ -78,7 +78,7 @@ func TestHelpExamples(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel()
 			var out, errOut bytes.Buffer
-			if code := run([]string{"clada", c.Name, "--help"}, strings.NewReader(""), &out, &errOut); code != exitOK {
+			if code := runInProcess([]string{"clada", c.Name, "--help"}, strings.NewReader(""), &out, &errOut); code != exitOK {
 				t.Fatalf("clada %s --help exited %d: %s", c.Name, code, &errOut)
 			}
 			_, ex, ok := strings.Cut(out.String(), "Examples:\n")

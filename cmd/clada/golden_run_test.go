@@ -50,7 +50,7 @@ func TestGoldenRun(t *testing.T) {
 					}
 				}
 				var stdout, stderr bytes.Buffer
-				code := run([]string{"clada", "run", "--no-prompt", "--root", root, "--format", format, in},
+				code := runInProcess([]string{"clada", "run", "--no-prompt", "--root", root, "--format", format, in},
 					strings.NewReader(""), &stdout, &stderr)
 				if code != exitFailed {
 					t.Errorf("exit code %d, want %d (stderr: %s)", code, exitFailed, stderr.String())

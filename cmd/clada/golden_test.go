@@ -64,7 +64,7 @@ func TestGolden(t *testing.T) {
 		for _, format := range []string{"text", "json"} {
 			t.Run(name+"/"+format, func(t *testing.T) {
 				var stdout, stderr bytes.Buffer
-				code := run([]string{"clada", "run", "--dry-run", "--root", root, "--format", format, name + ".csl"},
+				code := runInProcess([]string{"clada", "run", "--dry-run", "--root", root, "--format", format, name + ".csl"},
 					strings.NewReader(""), &stdout, &stderr)
 				if code == exitUsage && stderr.Len() > 0 {
 					t.Fatalf("clada exited %d: %s", code, stderr.String())

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -217,4 +219,17 @@ func TestNoShellInterpreter(t *testing.T) {
 	if !sawSyntax {
 		t.Error("cmd/clada does not link mvdan.cc/sh/v3/syntax; the dependency list is not what it seems")
 	}
+}
+
+// inProcess serialises the tests that run clada in the test process:
+// urfave/cli's help flag is one package-level *BoolFlag that every App
+// applies to its flag sets, so two Apps parsing at once race on it (clada
+// itself runs one App per process).
+var inProcess sync.Mutex
+
+// runInProcess is run, one call at a time.
+func runInProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	inProcess.Lock()
+	defer inProcess.Unlock()
+	return run(args, stdin, stdout, stderr)
 }

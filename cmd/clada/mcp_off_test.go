@@ -13,7 +13,7 @@ import (
 // (the MCP channel).
 func TestMCPOff(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"clada", "mcp"}, strings.NewReader(""), &stdout, &stderr)
+	code := runInProcess([]string{"clada", "mcp"}, strings.NewReader(""), &stdout, &stderr)
 	if code != exitUsage || stdout.Len() > 0 || !strings.Contains(stderr.String(), "built with -tags clada_no_mcp") ||
 		!strings.Contains(stderr.String(), "hint: build clada without that tag") {
 		t.Errorf("clada mcp: exit %d, stdout %q, stderr %q", code, &stdout, &stderr)

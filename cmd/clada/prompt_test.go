@@ -23,10 +23,10 @@ func TestPromptJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var text, js, stderr bytes.Buffer
-	if code := run([]string{"clada", "prompt", "--root", root, "--untrusted"}, strings.NewReader(""), &text, &stderr); code != exitOK {
+	if code := runInProcess([]string{"clada", "prompt", "--root", root, "--untrusted"}, strings.NewReader(""), &text, &stderr); code != exitOK {
 		t.Fatalf("clada prompt exited %d: %s", code, &stderr)
 	}
-	if code := run([]string{"clada", "prompt", "--root", root, "--untrusted", "--format", "json"}, strings.NewReader(""), &js, &stderr); code != exitOK {
+	if code := runInProcess([]string{"clada", "prompt", "--root", root, "--untrusted", "--format", "json"}, strings.NewReader(""), &js, &stderr); code != exitOK {
 		t.Fatalf("clada prompt --format json exited %d: %s", code, &stderr)
 	}
 	var s string
@@ -41,7 +41,7 @@ func TestPromptJSON(t *testing.T) {
 			t.Errorf("the prompt lacks %q:\n%s", want, s)
 		}
 	}
-	if code := run([]string{"clada", "prompt", "--root", root, "--format", "github"}, strings.NewReader(""), &js, &stderr); code != exitUsage {
+	if code := runInProcess([]string{"clada", "prompt", "--root", root, "--format", "github"}, strings.NewReader(""), &js, &stderr); code != exitUsage {
 		t.Errorf("clada prompt --format github exited %d, want %d", code, exitUsage)
 	}
 }

@@ -335,30 +335,6 @@ func resolveFrom(base, p string) string {
 	return filepath.Clean(p)
 }
 
-// protectedPaths are what a command may not change in the project, as
-// per-command mounts keep it: .git and .clada; for a command that may
-// write the repository, .clada and the repository's config and hooks.
-func protectedPaths(root string, repository bool) []string {
-	if !repository {
-		return []string{filepath.Join(root, ".git"), filepath.Join(root, ".clada")}
-	}
-	out := []string{filepath.Join(root, ".clada")}
-	if gitDir, common := gitDirs(root); gitDir != "" {
-		out = append(out, filepath.Join(common, "config"), filepath.Join(common, "hooks"),
-			filepath.Join(gitDir, "config.worktree"))
-	}
-	return out
-}
-
-// testNoLandlock is the environment switch with which the end-to-end
-// tests simulate a kernel without Landlock; testNoNamespaces simulates a
-// machine where user namespaces are not allowed. Neither ever widens what
-// a command may do beyond what ModeAuto does on such a machine.
-const (
-	testNoLandlock   = "CLADA_SANDBOX_TEST_NO_LANDLOCK"
-	testNoNamespaces = "CLADA_SANDBOX_TEST_NO_NAMESPACES"
-)
-
 var probeOnce = sync.OnceValue(func() Support {
 	s := Support{OS: runtime.GOOS, Arch: runtime.GOARCH}
 	probePlatform(&s)

@@ -591,3 +591,18 @@ func onDisposableThread(f func()) {
 		runtime.UnlockOSThread()
 	}()
 }
+
+// protectedPaths are what a command may not change in the project, as
+// per-command mounts keep it: .git and .clada; for a command that may
+// write the repository, .clada and the repository's config and hooks.
+func protectedPaths(root string, repository bool) []string {
+	if !repository {
+		return []string{filepath.Join(root, ".git"), filepath.Join(root, ".clada")}
+	}
+	out := []string{filepath.Join(root, ".clada")}
+	if gitDir, common := gitDirs(root); gitDir != "" {
+		out = append(out, filepath.Join(common, "config"), filepath.Join(common, "hooks"),
+			filepath.Join(gitDir, "config.worktree"))
+	}
+	return out
+}

@@ -54,19 +54,6 @@ func cmdListen(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("PORT", strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
 }
 
-// sandboxPhrase is how the prompt says a command without grants runs on
-// this machine: "sandboxed, no network" where the kernel confines, else
-// "unconfined".
-func sandboxPhrase(t *testing.T) string {
-	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{Root: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close()
-	return sb.Phrase(sandbox.Command{})
-}
-
 // clada starts itself again in a user namespace only for what runs
 // commands under the sandbox.
 func TestNeedsNamespace(t *testing.T) {

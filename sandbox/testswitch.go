@@ -1,0 +1,12 @@
+//go:build linux || darwin
+
+package sandbox
+
+// testNoLandlock is the environment switch with which the end-to-end
+// tests simulate a kernel without Landlock; testNoNamespaces simulates a
+// machine where user namespaces are not allowed. Neither ever widens what
+// a command may do beyond what ModeAuto does on such a machine.
+const (
+	testNoLandlock   = "CLADA_SANDBOX_TEST_NO_LANDLOCK"
+	testNoNamespaces = "CLADA_SANDBOX_TEST_NO_NAMESPACES"
+)

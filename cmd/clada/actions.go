@@ -43,6 +43,15 @@ type runOptions struct {
 
 // openProject opens the project for a command: --root when given, else
 // the root found from the working directory; sys is --os.
+// mcpOptions are clada mcp's flags, for both builds (mcp.go, and
+// mcp_off.go with -tags clada_no_mcp).
+type mcpOptions struct {
+	root                string
+	trustAll, untrusted bool
+	sandbox             string // --sandbox; "" means config.toml's
+	args                int
+}
+
 func openProject(root string, untrusted bool, sys string) (*project.Project, error) {
 	return project.Open(project.Options{Root: root, Untrusted: untrusted, OS: sys})
 }

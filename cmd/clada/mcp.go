@@ -13,13 +13,6 @@ import (
 	"github.com/clada/clada/mcpserver"
 )
 
-type mcpOptions struct {
-	root                string
-	trustAll, untrusted bool
-	sandbox             string // --sandbox; "" means config.toml's
-	args                int
-}
-
 // mcpAction serves clada as an MCP server on stdin and stdout until the
 // client closes stdin, or SIGINT/SIGTERM; then every job's process group
 // is killed. Nothing is ever read from the terminal.

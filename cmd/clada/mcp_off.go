@@ -7,12 +7,6 @@ import (
 	"io"
 )
 
-type mcpOptions struct {
-	root                string
-	trustAll, untrusted bool
-	args                int
-}
-
 // mcpAction of a clada built with -tags clada_no_mcp: that build leaves
 // the MCP server and its SDK out, for a faster start of clada check and
 // clada hook (bench/README.md), so it has no clada mcp.

@@ -291,6 +291,29 @@ var bsdCases = []checkCase{
 	allow("date -u +%F"), denyArg("date +%F -u", RuleOptionAfterOperand, "-u"),
 	// Portable programs parse alike everywhere; find has its own parser.
 	allow("rg foo dir -i"), allow("xxd -l 16 a.txt"), allow("find . -name x"), deny("find /etc", RulePathOutsideRoot),
+	// Programs reviewed against their FreeBSD sources (issue 16).
+	denyArg("head --lines=3 a.txt", RuleUnknownFlag, "--lines=3"), denyArg("tail -s 1 a.txt", RuleUnknownFlag, "-s"),
+	allow("tail -n 5 a.txt"), denyArg("uniq -w 3 a.txt", RuleUnknownFlag, "-w"), deny("which --all ls", RuleUnknownFlag),
+	denyArg("echo -e a", RuleUnknownFlag, "-e"), allow("echo -n hi"), deny("diff -E a.txt b.txt", RuleUnknownFlag),
+	allow("sort -o out.txt a.txt"), denyArg("sort a.txt -o /tmp/x", RuleOptionAfterOperand, "-o"),
+	deny("sort --compress-program=gzip a.txt", RuleUnknownFlag),
+	// bsdtar: -W NAME=VALUE spells any long option, -H follows symlinks,
+	// -I is a file list, @ARCHIVE copies another archive's members.
+	denyArg("tar -cf out.tar -W use-compress-program=/tmp/x", RuleUnknownFlag, "-W"),
+	denyArg("tar cfW out.tar use-compress-program=/tmp/x", RuleUnknownFlag, "-W"),
+	denyArg("tar -cH -f out.tar a.txt", RuleUnknownFlag, "-cH"), denyArg("tar -I list.txt -cf out.tar", RuleUnknownFlag, "-I"),
+	denyArg("tar -cf out.tar @/etc/x.tar", RuleSpec, "@/etc/x.tar"), allow("tar -cf out.tar ./@x"),
+	allow("tar czf out.tar.gz a.txt b.txt"), denyArg("tar -rf out.tar -A other.tar", RuleUnknownFlag, "-A"),
+	// BWK awk ignores options it does not know: awk --file=x PROG runs PROG.
+	denyArg("awk --file=prog.awk {print} a.txt", RuleUnknownFlag, "--file=prog.awk"), deny("awk -e {print} a.txt", RuleUnknownFlag),
+	// BSD sed: -l takes no value (the next word is checked as a path).
+	deny("sed -l 5 /etc/passwd", RulePathOutsideRoot), deny("sed -i '' ../x a.txt", RulePathOutsideRoot),
+	deny("sed --in-place s/a/b/ a.txt", RuleUnknownFlag), denyArg("sed s/a/b/ a.txt -i", RuleOptionAfterOperand, "-i"),
+	// chmod, ln, cut, nl: no long options there; chmod has no -c, ln no -t or -r.
+	deny("chmod --reference=a.txt b.txt", RuleUnknownFlag), denyArg("chmod -c 644 a.txt", RuleUnknownFlag, "-c"),
+	denyArg("ln -sr a.txt dir/link", RuleUnknownFlag, "-sr"), deny("cut --fields=1 a.txt", RuleUnknownFlag), deny("nl --body-numbering=a a.txt", RuleUnknownFlag),
+	// jq, gawk and less are the same programs everywhere (portable).
+	allow("jq . data.json -r"),
 	// GNU's traps stay closed.
 	deny("tail +1f a.txt", RuleSpec), deny("which /etc/passwd", RulePathOutsideRoot), deny("diff -l a.txt b.txt", RuleUnknownFlag),
 }
@@ -306,7 +329,7 @@ func TestCheckBSD(t *testing.T) {
 	// The same command lines under the GNU dialect: what BSD parsing
 	// changes.
 	gnu := testSet(t)
-	for _, in := range []string{"touch a.txt -t x", "rm a.txt -rf", "ls -I x", "stat -c %s a.txt", "date -d yesterday"} {
+	for _, in := range []string{"touch a.txt -t x", "rm a.txt -rf", "ls -I x", "stat -c %s a.txt", "date -d yesterday", "tar -cWf out.tar a.txt", "tar -H pax -cf out.tar a.txt", "head --lines=3 a.txt", "echo -e a", "jq . data.json -r"} {
 		argv, _ := splitExample(in)
 		r, _ := newFixture(t)
 		if v := gnu.Check(argv, r.Root(), r); v.Outcome != Allow {

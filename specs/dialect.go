@@ -111,9 +111,11 @@ func (t *bsdMap) UnmarshalTOML(d any) error {
 }
 
 // buildBSD derives from sp (complete) the spec used under the BSD
-// dialect: bsd_flags retype or remove options, bsd_long = false removes
-// the long options bsd_flags does not list, and an option after the
-// first operand is refused.
+// dialect: bsd_flags retype or remove options, bsd_forbid forbids options
+// whose BSD meaning runs, opens or writes what clada does not check (and
+// may give a forbidden one the reason that holds there), bsd_long = false
+// removes the long options bsd_flags does not list, and an option after
+// the first operand is refused.
 func (sp *spec) buildBSD(in fileSpec, bad func(f, format string, args ...any) *SpecError) *SpecError {
 	b := *sp
 	b.bsd = nil
@@ -150,7 +152,21 @@ func (sp *spec) buildBSD(in fileSpec, bad func(f, format string, args ...any) *S
 		}
 		b.flags[k] = ValueType(v)
 	}
+	for _, k := range sortedKeys(in.BSDForbid) {
+		if !strings.HasPrefix(k, "-") || len(k) < 2 || strings.Contains(k, "=") {
+			return bad("bsd_forbid", "flag %q must look like -x, -word or --word", k)
+		}
+		if _, ok := in.BSDFlags[k]; ok {
+			return bad("bsd_forbid", "%s is in bsd_flags too; give it one meaning under the BSD dialect", k)
+		}
+		if in.BSDForbid[k] == "" {
+			return bad("bsd_forbid", "%s needs a reason", k)
+		}
+		delete(b.flags, k)
+		b.forbid[k] = "on macOS and the BSDs, " + in.BSDForbid[k]
+	}
 	sp.bsd = &b
+	sp.bsdForbid = in.BSDForbid
 	sp.bsdFlags = in.BSDFlags
 	sp.bsdLong = long
 	return nil

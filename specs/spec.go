@@ -138,6 +138,7 @@ type fileSpec struct {
 	SlashPaths       tomlBool    `toml:"slash_paths"`
 	BSDFlags         bsdMap      `toml:"bsd_flags"`
 	BSDLong          *tomlBool   `toml:"bsd_long"`
+	BSDForbid        textMap     `toml:"bsd_forbid"`
 	BSDAllow         tomlStrings `toml:"bsd_allow"`
 	BSDDeny          tomlStrings `toml:"bsd_deny"`
 	Portable         tomlBool    `toml:"portable"`
@@ -356,6 +357,7 @@ type spec struct {
 	bsd               *spec
 	bsdOrder          bool
 	bsdFlags          map[string]string
+	bsdForbid         map[string]string
 	bsdLong           bool
 	bsdAllow, bsdDeny []string
 }
@@ -857,15 +859,15 @@ func buildSpecAt(name, key, file string, in fileSpec, isSub bool) (*spec, *SpecE
 		}
 	}
 	sp.bsdAllow, sp.bsdDeny = in.BSDAllow, in.BSDDeny
-	if in.Portable && (len(in.BSDFlags) > 0 || in.BSDLong != nil || len(in.BSDAllow)+len(in.BSDDeny) > 0) {
-		return nil, bad("portable", "a portable program parses the same way everywhere; bsd_flags, bsd_long and bsd examples do not apply")
+	if in.Portable && (len(in.BSDFlags)+len(in.BSDForbid) > 0 || in.BSDLong != nil || len(in.BSDAllow)+len(in.BSDDeny) > 0) {
+		return nil, bad("portable", "a portable program parses the same way everywhere; bsd_flags, bsd_forbid, bsd_long and bsd examples do not apply")
 	}
 	if in.Tests == nil && !bool(in.Portable) && !isSub && len(in.Sub) == 0 && !bool(in.GoFlags) && !bool(in.Ask) {
 		if err := sp.buildBSD(in, bad); err != nil {
 			return nil, err
 		}
-	} else if len(in.BSDFlags) > 0 || in.BSDLong != nil {
-		return nil, bad("bsd_flags", "find-style specs (tests), subcommand tools, Go-style flags and project runners (ask) parse the same way everywhere; bsd_flags and bsd_long do not apply")
+	} else if len(in.BSDFlags)+len(in.BSDForbid) > 0 || in.BSDLong != nil {
+		return nil, bad("bsd_flags", "find-style specs (tests), subcommand tools, Go-style flags and project runners (ask) parse the same way everywhere; bsd_flags, bsd_forbid and bsd_long do not apply")
 	}
 	return sp, nil
 }
@@ -1084,6 +1086,9 @@ func (sp *spec) print(b *strings.Builder) {
 			fmt.Fprintf(b, " %s=%s", k, sp.bsdFlags[k])
 		}
 		b.WriteByte('\n')
+		for _, k := range sortedKeys(sp.bsdForbid) {
+			fmt.Fprintf(b, "  forbidden on macOS and the BSDs: %s: %s\n", k, sp.bsdForbid[k])
+		}
 	}
 	sp.printDestroys(b)
 	if len(sp.walkLinks) > 0 {

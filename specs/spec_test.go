@@ -53,6 +53,10 @@ func TestLoadErrors(t *testing.T) {
 		{"cache in a bad variable", "[commands.x]\ncaches = [\"$A-B/c\"]\n", 2, "commands.x.caches"},
 		{"network not a bool", "[commands.x]\nnetwork = \"yes\"\n", 2, "commands.x.network"},
 		{"empty cache query word", "[commands.x]\ncache_query = [\"env\", \"\"]\n", 2, "commands.x.cache_query"},
+		{"bsd_forbid and bsd_flags", "[commands.x]\nflags = { \"-W\" = \"bool\" }\nbsd_flags = { \"-W\" = \"none\" }\nbsd_forbid = { \"-W\" = \"why\" }\n", 4, "commands.x.bsd_forbid"},
+		{"bsd_forbid without reason", "[commands.x]\nbsd_forbid = { \"-W\" = \"\" }\n", 2, "commands.x.bsd_forbid"},
+		{"bsd_forbid bad flag", "[commands.x]\nbsd_forbid = { \"W\" = \"why\" }\n", 2, "commands.x.bsd_forbid"},
+		{"bsd_forbid on portable", "[commands.x]\nportable = true\nbsd_forbid = { \"-W\" = \"why\" }\n", 2, "commands.x.portable"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -260,6 +260,19 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 	if err := sp.checkTrees(p, paths, dir, r); err != nil {
 		return denyErr(err)
 	}
+	if sp.modeOperand && p.any([]string{"-R", "--recursive"}) {
+		// chmod -R sub changes every mode under sub, in a nested
+		// sub/.git/ too (chmod -R +x makes its hooks run).
+		for _, a := range paths {
+			res, err := r.Resolve(dir, a)
+			if err != nil || !isDir(res) {
+				continue
+			}
+			if err := r.checkTree(a, res, sp.name+" -R", "change the modes there", "name the directories to change without it"); err != nil {
+				return denyErr(err)
+			}
+		}
+	}
 	destroyed := sp.destroyed(p, paths, dir, r)
 	if sp.link {
 		destroyed = sp.linkDestroyed(p, ops, dir, r)

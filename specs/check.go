@@ -309,6 +309,16 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 				files = append(files, touched[i])
 			}
 		}
+		// jq -f takes no value: it makes the first operand the script
+		// file (jq -fr f.jq, jq x.json -f f.jq runs x.json).
+		for f := range sp.patternFlags {
+			if sp.flags[f] == TypeBool && p.seen[f] && len(ops) > 0 {
+				if res, err := r.Resolve(dir, ops[0]); err == nil {
+					files = append(files, Path{ops[0], res})
+				}
+				break
+			}
+		}
 		why = sp.scriptWhy(append(p.scripts, ops[:npos]...), files)
 	}
 	if why != "" {

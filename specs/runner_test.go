@@ -219,6 +219,20 @@ func TestScriptAsks(t *testing.T) {
 		{[]string{"jq", `import "x" as x; .`, "a.txt"}, Ask},
 		{[]string{"gawk", "{ print ENVIRON[\"HOME\"] }", "a.txt"}, Ask},
 		{[]string{"gawk", "-e", "BEGIN { ARGV[1] = \"/etc/passwd\"; ARGC = 2 }", "a.txt"}, Ask},
+		// jq 1.6 reads "$ ENV" and "$#…\nENV" as $ENV.
+		{[]string{"jq", "-n", "$ ENV.HOME"}, Ask},
+		{[]string{"jq", "-n", "$#c\n ENV.HOME"}, Ask},
+		{[]string{"jq", "-n", `"x" | modulemeta`}, Ask},
+		// jq -f takes no value: the first operand is the script file.
+		{[]string{"jq", "-rf", "env.jq", "a.txt"}, Ask},
+		{[]string{"jq", "env.jq", "-f", "ok.jq"}, Ask},
+		{[]string{"jq", "ok.jq", "-f", "env.jq"}, Allow},
+		{[]string{"jq", "-fr", "ok.jq", "a.txt"}, Allow},
+		// gawk's SYMTAB reaches ENVIRON and ARGV by name; "@ include"
+		// is @include.
+		{[]string{"gawk", `BEGIN { print SYMTAB["ENV" "IRON"]["HOME"] }`}, Ask},
+		{[]string{"gawk", "@ include \"x\"\n{ print }", "a.txt"}, Ask},
+		{[]string{"gawk", "{ print $1 }", "a.txt"}, Allow},
 	}
 	for _, tt := range tests {
 		sp, _ := s.spec(tt.argv[0])

@@ -218,9 +218,13 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 				continue
 			}
 			if cd, err := r.Resolve(dir, fp.arg); err == nil {
-				if _, err := r.Confine(cd, a, write); err != nil {
+				res, err := r.Confine(cd, a, write)
+				if err != nil {
 					return denyErr(err)
 				}
+				// The file tar opens: tar -C .git config reads
+				// .git/config, a secret.
+				touched = append(touched, Path{a, res})
 			}
 		}
 		// cp a b dir/ writes dir/a and dir/b: check them too, so that a

@@ -242,3 +242,22 @@ func TestScriptAsks(t *testing.T) {
 		}
 	}
 }
+
+// TestLessEnv: less runs in secure mode, without input preprocessors and
+// without a history file (secure mode still writes ~/.lesshst on a
+// terminal).
+func TestLessEnv(t *testing.T) {
+	t.Parallel()
+	r, _ := newFixture(t)
+	s, _ := Default()
+	sp, _ := s.spec("less")
+	v := sp.check([]string{"less", "a.txt"}, r.Root(), r)
+	if v.Outcome != Allow {
+		t.Fatalf("less a.txt = %v (%s), want allow", v.Outcome, v.Reason)
+	}
+	for _, want := range []string{"LESSSECURE=1", "LESSOPEN=", "LESSCLOSE=", "LESSHISTFILE=-"} {
+		if !slices.Contains(v.Env, want) {
+			t.Errorf("less runs with %q, want %s among them", v.Env, want)
+		}
+	}
+}

@@ -203,6 +203,15 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		touched = append(touched, lt...)
 		paths = nil // checked, and destroyed below
 	}
+	if sp.dotPaths {
+		for _, a := range paths {
+			if !strings.HasPrefix(a, ".") && !filepath.IsAbs(a) {
+				return Verdict{Outcome: Deny, Rule: RuleSpec, Arg: a,
+					Reason: fmt.Sprintf("%s takes %s for an import path or a pattern, which Go resolves outside the project too (go fmt std rewrites GOROOT)", sp.name, a),
+					Advice: "name the package by its directory: ./" + a + " (./src/... for the packages below src)"}
+			}
+		}
+	}
 	last := len(paths) - 1
 	for i, a := range paths {
 		write := sp.writes == WritesAll || (sp.writes == WritesLast && i == last && last > 0 && !p.target) || p.any(sp.editFlags)

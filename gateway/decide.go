@@ -261,8 +261,12 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 		sv := g.opts.Specs.Check(argv, absDir, g.resolver)
 		switch sv.Outcome {
 		case specs.Allow:
+			env := sv.Env
+			if p, dropped := g.systemPath(); dropped {
+				env = append(append([]string(nil), sv.Env...), "PATH="+p)
+			}
 			v := g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
-				Exec: sv.Exec, Env: sv.Env, Dir: absDir, Missing: sv.Missing,
+				Exec: sv.Exec, Env: env, Dir: absDir, Missing: sv.Missing,
 				Grants: specGrants(sv), Repository: sv.Repository}, argv, sv.Destroys)
 			return g.secret(v, sv.Paths)
 		case specs.Deny:

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -85,4 +86,35 @@ func relInside(root, p string) (string, bool) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
+}
+
+// systemPath returns PATH without its entries inside the project, and
+// whether it dropped any. A command allowed by its spec runs with it: the
+// spec describes the program and the helpers it starts by name (tar -z
+// runs gzip, go list runs gcc, npm runs node through env), and an
+// activated .venv/bin or a node_modules/.bin on PATH would make the
+// helper a file the model can write. An empty or relative entry names a
+// directory from wherever the program runs, so it is dropped too.
+func (g *Gateway) systemPath() (string, bool) {
+	root := g.Root()
+	list := filepath.SplitList(os.Getenv("PATH"))
+	kept := list[:0:0]
+	for _, dir := range list {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		if _, in := relInside(root, filepath.Clean(dir)); in || filepath.Clean(dir) == root {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			if _, in := relInside(root, real); in || real == root {
+				continue
+			}
+		}
+		kept = append(kept, dir)
+	}
+	if len(kept) == len(list) {
+		return "", false
+	}
+	return strings.Join(kept, string(filepath.ListSeparator)), true
 }

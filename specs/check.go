@@ -203,6 +203,15 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		touched = append(touched, lt...)
 		paths = nil // checked, and destroyed below
 	}
+	if sp.dotPaths {
+		for _, a := range paths {
+			if !strings.HasPrefix(a, ".") && !filepath.IsAbs(a) {
+				return Verdict{Outcome: Deny, Rule: RuleSpec, Arg: a,
+					Reason: fmt.Sprintf("%s takes %s for an import path or a pattern, which Go resolves outside the project too (go fmt std rewrites GOROOT)", sp.name, a),
+					Advice: "name the package by its directory: ./" + a + " (./src/... for the packages below src)"}
+			}
+		}
+	}
 	last := len(paths) - 1
 	for i, a := range paths {
 		write := sp.writes == WritesAll || (sp.writes == WritesLast && i == last && last > 0 && !p.target) || p.any(sp.editFlags)
@@ -218,9 +227,13 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 				continue
 			}
 			if cd, err := r.Resolve(dir, fp.arg); err == nil {
-				if _, err := r.Confine(cd, a, write); err != nil {
+				res, err := r.Confine(cd, a, write)
+				if err != nil {
 					return denyErr(err)
 				}
+				// The file tar opens: tar -C .git config reads
+				// .git/config, a secret.
+				touched = append(touched, Path{a, res})
 			}
 		}
 		// cp a b dir/ writes dir/a and dir/b: check them too, so that a
@@ -260,6 +273,19 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 	if err := sp.checkTrees(p, paths, dir, r); err != nil {
 		return denyErr(err)
 	}
+	if sp.modeOperand && p.any([]string{"-R", "--recursive"}) {
+		// chmod -R sub changes every mode under sub, in a nested
+		// sub/.git/ too (chmod -R +x makes its hooks run).
+		for _, a := range paths {
+			res, err := r.Resolve(dir, a)
+			if err != nil || !isDir(res) {
+				continue
+			}
+			if err := r.checkTree(a, res, sp.name+" -R", "change the modes there", "name the directories to change without it"); err != nil {
+				return denyErr(err)
+			}
+		}
+	}
 	destroyed := sp.destroyed(p, paths, dir, r)
 	if sp.link {
 		destroyed = sp.linkDestroyed(p, ops, dir, r)
@@ -294,6 +320,16 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		for i, fp := range p.flagPaths {
 			if sp.patternFlags[fp.flag] {
 				files = append(files, touched[i])
+			}
+		}
+		// jq -f takes no value: it makes the first operand the script
+		// file (jq -fr f.jq, jq x.json -f f.jq runs x.json).
+		for f := range sp.patternFlags {
+			if sp.flags[f] == TypeBool && p.seen[f] && len(ops) > 0 {
+				if res, err := r.Resolve(dir, ops[0]); err == nil {
+					files = append(files, Path{ops[0], res})
+				}
+				break
 			}
 		}
 		why = sp.scriptWhy(append(p.scripts, ops[:npos]...), files)

@@ -65,12 +65,15 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 			return p, &DeniedError{Rule: RuleSpec, Arg: a,
 				Reason: fmt.Sprintf("%s takes %s after an operand as a file name, not as a flag", sp.name, a),
 				Advice: "put every flag before the operands (" + sp.name + " " + a + " FILE), or write -- before a file named " + a}
-		case done || a == "-" || len(a) < 2 || a[0] != '-' || sp.modeOperand && len(p.operands) == 0 && symbolicMode(a):
+		case done || a == "-" || len(a) < 2 || a[0] != '-' || sp.modeOperand && len(p.operands) == 0 && a != "--" && symbolicMode(a):
 			p.operands = append(p.operands, a)
 			// Without permutation (xxd) the first operand ends the flags:
 			// xxd a.txt -p writes a file named -p.
 			done = done || !sp.permute
 		case a == "--":
+			// "--" also reads as a symbolic mode (op "-", nothing after),
+			// so the case above leaves it out: chmod -- u+s a.txt has the
+			// mode u+s, as getopt ends the flags at "--".
 			done, dashDone = true, true
 		case sp.goFlags:
 			n, err := sp.parseGoFlag(&p, args, i)

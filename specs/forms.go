@@ -272,6 +272,14 @@ func (s *Set) guardWorks(sp *spec, prog string, r *Resolver) bool {
 // into it, and a test such as -name config would delete what it finds
 // there. A tree too large to walk (maxTreeEntries) is denied too.
 func (r *Resolver) checkDeleteTree(arg, res string) error {
+	return r.checkTree(arg, res, "find -delete", "delete what matches there", "start find in a directory without .git/ or .clada/ (find src -name x -delete)")
+}
+
+// checkTree denies a command (what) that walks the tree at res (arg as
+// written) and changes what it finds (does) when the tree holds a .git
+// or .clada directory at any depth (find -delete, chmod -R of a directory
+// holding a nested repository), or is too large to check.
+func (r *Resolver) checkTree(arg, res, what, does, instead string) error {
 	n := 0
 	found := ""
 	err := filepath.WalkDir(res, func(path string, d fs.DirEntry, err error) error {
@@ -295,12 +303,12 @@ func (r *Resolver) checkDeleteTree(arg, res string) error {
 			rel = found
 		}
 		return &DeniedError{Rule: RuleProtectedPath, Arg: arg,
-			Reason: fmt.Sprintf("find -delete would walk into %s/ under %s and delete what matches there", rel, arg),
-			Advice: "start find in a directory without .git/ or .clada/ (find src -name x -delete), or ask the person"}
+			Reason: fmt.Sprintf("%s would walk into %s/ under %s and %s", what, rel, arg, does),
+			Advice: instead + ", or ask the person"}
 	case errors.Is(err, errTreeTooLarge):
 		return &DeniedError{Rule: RuleProtectedPath, Arg: arg,
-			Reason: fmt.Sprintf("%s is too large to check (more than %d entries) for a .git/ or .clada/ that find -delete would walk into", arg, maxTreeEntries),
-			Advice: "start find in a smaller directory, or ask the person"}
+			Reason: fmt.Sprintf("%s is too large to check (more than %d entries) for a .git/ or .clada/ that %s would walk into", arg, maxTreeEntries, what),
+			Advice: "name a smaller directory, or ask the person"}
 	}
 	return nil
 }

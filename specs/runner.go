@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -202,7 +203,21 @@ func (sp *spec) checkSub(argv []string, dir string, r *Resolver) Verdict {
 		}
 		return sp.askUnknown(args[k], fmt.Sprintf("%s %s is not a subcommand in clada's spec for %s", sp.name, args[k], sp.name))
 	}
-	v := sp.subVerdict(argv, k+1, sub, touched, dir, r)
+	// go -C DIR changes to DIR before anything: the subcommand opens its
+	// operands from there (go -C src fmt ext/x.go, with src/ext a symlink
+	// out) and writes there (go -C .git mod init writes .git/go.mod).
+	subDir := dir
+	for _, fp := range p.flagPaths {
+		if !slices.Contains(sp.chdirFlags, fp.flag) {
+			continue
+		}
+		res, err := r.Confine(subDir, fp.arg, true)
+		if err != nil {
+			return denyErr(err)
+		}
+		subDir = res
+	}
+	v := sp.subVerdict(argv, k+1, sub, touched, subDir, r)
 	if p.unknown != "" && v.Outcome != Deny {
 		// The subcommand fits; the parent's unknown flag is the person's
 		// to judge.

@@ -219,12 +219,45 @@ func TestScriptAsks(t *testing.T) {
 		{[]string{"jq", `import "x" as x; .`, "a.txt"}, Ask},
 		{[]string{"gawk", "{ print ENVIRON[\"HOME\"] }", "a.txt"}, Ask},
 		{[]string{"gawk", "-e", "BEGIN { ARGV[1] = \"/etc/passwd\"; ARGC = 2 }", "a.txt"}, Ask},
+		// jq 1.6 reads "$ ENV" and "$#…\nENV" as $ENV.
+		{[]string{"jq", "-n", "$ ENV.HOME"}, Ask},
+		{[]string{"jq", "-n", "$#c\n ENV.HOME"}, Ask},
+		{[]string{"jq", "-n", `"x" | modulemeta`}, Ask},
+		// jq -f takes no value: the first operand is the script file.
+		{[]string{"jq", "-rf", "env.jq", "a.txt"}, Ask},
+		{[]string{"jq", "env.jq", "-f", "ok.jq"}, Ask},
+		{[]string{"jq", "ok.jq", "-f", "env.jq"}, Allow},
+		{[]string{"jq", "-fr", "ok.jq", "a.txt"}, Allow},
+		// gawk's SYMTAB reaches ENVIRON and ARGV by name; "@ include"
+		// is @include.
+		{[]string{"gawk", `BEGIN { print SYMTAB["ENV" "IRON"]["HOME"] }`}, Ask},
+		{[]string{"gawk", "@ include \"x\"\n{ print }", "a.txt"}, Ask},
+		{[]string{"gawk", "{ print $1 }", "a.txt"}, Allow},
 	}
 	for _, tt := range tests {
 		sp, _ := s.spec(tt.argv[0])
 		v := sp.check(tt.argv, root, r)
 		if v.Outcome != tt.want {
 			t.Errorf("check(%q) = %v (%s), want %v", tt.argv, v.Outcome, v.Reason, tt.want)
+		}
+	}
+}
+
+// TestLessEnv: less runs in secure mode, without input preprocessors and
+// without a history file (secure mode still writes ~/.lesshst on a
+// terminal).
+func TestLessEnv(t *testing.T) {
+	t.Parallel()
+	r, _ := newFixture(t)
+	s, _ := Default()
+	sp, _ := s.spec("less")
+	v := sp.check([]string{"less", "a.txt"}, r.Root(), r)
+	if v.Outcome != Allow {
+		t.Fatalf("less a.txt = %v (%s), want allow", v.Outcome, v.Reason)
+	}
+	for _, want := range []string{"LESSSECURE=1", "LESSOPEN=", "LESSCLOSE=", "LESSHISTFILE=-"} {
+		if !slices.Contains(v.Env, want) {
+			t.Errorf("less runs with %q, want %s among them", v.Env, want)
 		}
 	}
 }

@@ -136,6 +136,7 @@ type fileSpec struct {
 	Deny             tomlStrings `toml:"deny"`
 	ForbidOperands   textMap     `toml:"forbid_operands"`
 	SlashPaths       tomlBool    `toml:"slash_paths"`
+	DotPaths         tomlBool    `toml:"dot_paths"`
 	BSDFlags         bsdMap      `toml:"bsd_flags"`
 	BSDLong          *tomlBool   `toml:"bsd_long"`
 	BSDForbid        textMap     `toml:"bsd_forbid"`
@@ -349,6 +350,7 @@ type spec struct {
 
 	forbidOperands map[string]string // operand prefix → why an operand starting with it is denied (tail +1f)
 	slashPaths     bool              // a non-path operand holding / is a path the program looks at (which /x)
+	dotPaths       bool              // a path operand must start with . or be absolute (go fmt ./src, never an import path)
 
 	// The BSD dialect (dialect.go): bsd is the spec applied there, nil
 	// on that spec itself; bsdOrder refuses an option after the first
@@ -845,6 +847,7 @@ func buildSpecAt(name, key, file string, in fileSpec, isSub bool) (*spec, *SpecE
 		}
 	}
 	sp.slashPaths = bool(in.SlashPaths)
+	sp.dotPaths = bool(in.DotPaths)
 	if sp.slashPaths && sp.positionals == 0 {
 		return nil, bad("slash_paths", "needs positionals: it applies to operands that are not paths")
 	}
@@ -1073,6 +1076,9 @@ func (sp *spec) print(b *strings.Builder) {
 	}
 	if sp.slashPaths {
 		b.WriteString("  an operand holding / is a path (confined)\n")
+	}
+	if sp.dotPaths {
+		b.WriteString("  a path starts with . or / (./src): any other operand is an import path\n")
 	}
 	if sp.bsd != nil {
 		b.WriteString("  on macOS and the BSDs (--os darwin|freebsd): options before the first operand")

@@ -82,6 +82,13 @@ type Gateway struct {
 	programs map[string]string // program → its file inside the root, "" when outside; cleared with the resolver
 	git      *gitstate.State   // what git can restore; nil until a command destroys something, cleared with the resolver
 	secrets  []secretMatcher   // DefaultSecrets and Options.Secrets, lower case, compiled
+	sysPath  *systemPathResult // systemPath's answer; nil until asked, cleared with the resolver
+}
+
+// systemPathResult is what [Gateway.systemPath] found.
+type systemPathResult struct {
+	path    string
+	dropped bool
 }
 
 // New returns a Gateway for opts.
@@ -120,6 +127,7 @@ func (g *Gateway) forget() {
 	clear(g.dirs)
 	clear(g.programs)
 	g.git = nil
+	g.sysPath = nil
 }
 
 // Root returns the resolved project root.

@@ -95,7 +95,19 @@ func relInside(root, p string) (string, bool) {
 // activated .venv/bin or a node_modules/.bin on PATH would make the
 // helper a file the model can write. An empty or relative entry names a
 // directory from wherever the program runs, so it is dropped too.
+//
+// The answer is kept until the gateway forgets what it learned about the
+// file system: it resolves every PATH entry, which the dry run would
+// otherwise do for every allowed block.
 func (g *Gateway) systemPath() (string, bool) {
+	if g.sysPath == nil {
+		p, dropped := g.findSystemPath()
+		g.sysPath = &systemPathResult{p, dropped}
+	}
+	return g.sysPath.path, g.sysPath.dropped
+}
+
+func (g *Gateway) findSystemPath() (string, bool) {
 	root := g.Root()
 	list := filepath.SplitList(os.Getenv("PATH"))
 	kept := list[:0:0]

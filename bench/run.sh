@@ -32,7 +32,7 @@ go build -o "$WORK/clada" ./cmd/clada
 # otherwise pull libc in), and no urfave/cli documentation code.
 CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$WORK/clada-nodocs" ./cmd/clada
 go build -tags urfave_cli_no_docs -o "$WORK/clada-cgo" ./cmd/clada
-CGO_ENABLED=0 go build -tags urfave_cli_no_docs,clada_no_mcp -o "$WORK/clada-lean" ./cmd/clada
+CGO_ENABLED=0 go build -o "$WORK/clada-mcp" ./cmd/clada-mcp # what clada mcp starts, next to $CLADA
 go build -o "$WORK/hello" ./bench/hello
 CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$WORK/libs" ./bench/libs
 CGO_ENABLED=0 go build -tags urfave_cli_no_docs,libs_mcp -o "$WORK/libs-mcp" ./bench/libs
@@ -159,17 +159,11 @@ r=${RATIO[hookl]}
 row "clada hook claude-code, PreToolUse of \`git status\`" "bench/libs (${MS[libs2]} ms)" \
   "${r}× (${MS[hookl]} ms)" "≤ 1.10×" "$(check "$r" '<=' 1.10)"
 time_pair libsmcp "$WORK/libs-mcp" libs3 "$WORK/libs"
-row "  bench/libs also linking the MCP Go SDK (as clada does, for clada mcp)" "bench/libs (${MS[libs3]} ms)" \
+row "  bench/libs also linking the MCP Go SDK (why clada mcp is the clada-mcp executable)" "bench/libs (${MS[libs3]} ms)" \
   "${RATIO[libsmcp]}× (${MS[libsmcp]} ms)" "(information)" "-"
 time_pair checkv "$CLADA --version" libs4 "$WORK/libs"
 row "  clada --version: linking and initialising all of clada, no work" "bench/libs (${MS[libs4]} ms)" \
   "${RATIO[checkv]}× (${MS[checkv]} ms)" "(information)" "-"
-time_pair checkn "$WORK/clada-lean check -- git status" libs6 "$WORK/libs"
-row "  clada check built with -tags clada_no_mcp (no MCP SDK linked)" "bench/libs (${MS[libs6]} ms)" \
-  "${RATIO[checkn]}× (${MS[checkn]} ms)" "(information)" "-"
-PAIR_INPUT="$WORK/hook.json" time_pair hookn "$WORK/clada-lean hook claude-code" libs7 "$WORK/libs"
-row "  clada hook claude-code built with -tags clada_no_mcp" "bench/libs (${MS[libs7]} ms)" \
-  "${RATIO[hookn]}× (${MS[hookn]} ms)" "(information)" "-"
 time_pair checkc "$WORK/clada-cgo check -- git status" libs5 "$WORK/libs"
 row "  clada check built with cgo (plain go build with the docs tag)" "bench/libs (${MS[libs5]} ms)" \
   "${RATIO[checkc]}× (${MS[checkc]} ms)" "(information)" "-"
@@ -179,9 +173,6 @@ hkib=$(peak_kib "$WORK/hello")
 mib=$(awk -v k="$kib" 'BEGIN {printf "%.2f", k / 1024}')
 row "clada check -- git status, peak RSS" "hello-world Go binary ($(awk -v k="$hkib" 'BEGIN {printf "%.1f", k / 1024}') MiB)" \
   "$mib MiB" "≤ 8 MiB" "$(check "$kib" '<=' 8192)"
-kib=$(peak_kib "$WORK/clada-lean" check -- git status)
-row "  same, built with -tags clada_no_mcp" "—" \
-  "$(awk -v k="$kib" 'BEGIN {printf "%.2f", k / 1024}') MiB" "(information)" "-"
 
 echo "== 3. clada run of $CATS cat blocks vs a bash loop" >&2
 time_pair run "$CLADA run $WORK/cat.csl" bash "bash $WORK/cat.sh"

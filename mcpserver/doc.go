@@ -1,6 +1,6 @@
-// Package mcpserver is `clada mcp`: the gate as a Model Context Protocol
-// server, built on the official Go SDK. It serves four tools over one
-// connection (stdio in clada):
+// Package mcpserver is `clada mcp` (the clada-mcp executable): the gate
+// as a Model Context Protocol server, built on the official Go SDK. It
+// serves four tools over one connection (stdio in clada):
 //
 //   - run: one command, parsed exactly as a CSL RUN body, decided by the
 //     same gateway as `clada run`, asked about through the client
@@ -21,6 +21,7 @@
 // stopped, every job's process group is killed and waited for before
 // [Serve] returns: no command outlives the server.
 //
-// mcpserver never reads os.Args or the process's standard streams; the
-// caller passes the connection's reader and writer.
+// [Serve] never reads os.Args or the process's standard streams; the
+// caller passes the connection's reader and writer. [Main] is the
+// clada-mcp executable around it.
 package mcpserver

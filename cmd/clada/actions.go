@@ -43,8 +43,7 @@ type runOptions struct {
 
 // openProject opens the project for a command: --root when given, else
 // the root found from the working directory; sys is --os.
-// mcpOptions are clada mcp's flags, for both builds (mcp.go, and
-// mcp_off.go with -tags clada_no_mcp).
+// mcpOptions are clada mcp's flags, which mcpAction hands to clada-mcp.
 type mcpOptions struct {
 	root                string
 	trustAll, untrusted bool

@@ -19,7 +19,7 @@ func main() {
 }
 
 // inNamespace runs clada again in a user and mount namespace of its own
-// when args run commands (run, exec, mcp) and the sandbox may be used:
+// when args run commands (run, exec) and the sandbox may be used:
 // there each command sees .git and .clada as read-only mounts and may
 // still create files at the top of the project. ok is false, and nothing
 // ran, where that is not needed or the kernel refuses; clada then goes on
@@ -32,14 +32,16 @@ func inNamespace(args []string) (code int, ok bool) {
 }
 
 // needsNamespace reports whether args run commands that the sandbox may
-// confine: clada run (not --dry-run), exec or mcp, without --sandbox off.
+// confine: clada run (not --dry-run) or exec, without --sandbox off.
+// clada mcp is not among them: clada-mcp, which it starts, enters its own
+// namespace.
 // A --sandbox after exec's command is the command's own word.
 func needsNamespace(args []string) bool {
 	if len(args) < 2 {
 		return false
 	}
 	switch args[1] {
-	case "run", "exec", "mcp":
+	case "run", "exec":
 	default:
 		return false
 	}

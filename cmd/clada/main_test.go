@@ -18,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/clada/clada/mcpserver"
 	"github.com/clada/clada/sandbox"
 )
 
@@ -35,6 +36,11 @@ func TestMain(m *testing.M) {
 	sandbox.Main()
 	testscript.Main(m, map[string]func(){
 		"clada": main,
+		// clada-mcp is the MCP server that clada mcp starts
+		// (cmd/clada-mcp).
+		"clada-mcp": func() {
+			os.Exit(mcpserver.Main(os.Args, os.Stdin, os.Stdout, os.Stderr, ""))
+		},
 		// clada-fastclock is clada whose approval timeout runs on a clock
 		// 100 times faster than the real one: the prompt and the report
 		// still say "10s", and the wait takes 0.1 s. It prints each timer

@@ -1,27 +1,98 @@
-//go:build !clada_no_mcp
-
 package main
 
 import (
-	"context"
 	"errors"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
-
-	"github.com/clada/clada/mcpserver"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
 )
 
-// mcpAction serves clada as an MCP server on stdin and stdout until the
-// client closes stdin, or SIGINT/SIGTERM; then every job's process group
-// is killed. Nothing is ever read from the terminal.
+// mcpProgram is the executable that serves clada mcp (cmd/clada-mcp).
+const mcpProgram = "clada-mcp"
+
+// mcpAction hands clada mcp to the clada-mcp executable with the flags
+// given: the MCP server and its SDK live there so that clada itself,
+// which every hook and every clada check starts, starts without them
+// (package mcpserver). Flags were checked here already; clada-mcp checks
+// the project and serves.
 func mcpAction(o mcpOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.args > 0 {
 		return withHint(errors.New("clada mcp takes no arguments"), "register it with your agent as: clada mcp [--root DIR]")
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return mcpserver.Serve(ctx, mcpserver.Options{Root: o.root, TrustAll: o.trustAll, Untrusted: o.untrusted,
-		Sandbox: o.sandbox, Version: version, Log: stderr}, stdin, stdout)
+	prog, err := findMCP()
+	if err != nil {
+		return err
+	}
+	args := []string{mcpProgram}
+	if o.root != "" {
+		args = append(args, "--root", o.root)
+	}
+	if o.trustAll {
+		args = append(args, "--trust-all")
+	}
+	if o.untrusted {
+		args = append(args, "--untrusted")
+	}
+	if o.sandbox != "" {
+		args = append(args, "--sandbox", o.sandbox)
+	}
+	return execMCP(prog, args, stdin, stdout, stderr)
+}
+
+// findMCP returns the clada-mcp to start: the one next to clada as it was
+// started (os.Args[0] when that is a path, then the executable with its
+// links resolved), where `go install …/cmd/...` and the release archives
+// put it; else the first on PATH that is not inside the working
+// directory, so that a clada-mcp a model wrote into the project is never
+// the one started.
+func findMCP() (string, error) {
+	name := mcpProgram
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	var dirs []string
+	if strings.ContainsAny(os.Args[0], `/\`) {
+		dirs = append(dirs, filepath.Dir(os.Args[0]))
+	}
+	if exe, err := os.Executable(); err == nil {
+		dirs = append(dirs, filepath.Dir(exe))
+		if r, err := filepath.EvalSymlinks(exe); err == nil {
+			dirs = append(dirs, filepath.Dir(r))
+		}
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			if abs, err := filepath.Abs(p); err == nil {
+				return abs, nil
+			}
+		}
+	}
+	wd, _ := os.Getwd()
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if d == "" || !filepath.IsAbs(d) || inside(d, wd) {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(d); err != nil || inside(r, wd) {
+			continue
+		}
+		if p, err := exec.LookPath(filepath.Join(d, mcpProgram)); err == nil {
+			return p, nil
+		}
+	}
+	return "", withHint(errors.New("clada mcp needs the clada-mcp executable, which is not next to clada nor on PATH"),
+		"install both: go install github.com/clada/clada/cmd/...@latest")
+}
+
+// inside reports whether dir is wd or below it (both absolute, cleaned
+// by the caller's filepath functions).
+func inside(dir, wd string) bool {
+	if wd == "" {
+		return false
+	}
+	rel, err := filepath.Rel(wd, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

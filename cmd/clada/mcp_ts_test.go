@@ -1,4 +1,4 @@
-//go:build linux && !clada_no_mcp
+//go:build linux
 
 package main
 
@@ -70,9 +70,13 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := t.TempDir()
-	clada := filepath.Join(bin, "clada") // TestMain runs this binary as clada under that name
-	if err := os.Symlink(exe, clada); err != nil {
-		t.Fatal(err)
+	// TestMain runs this binary as clada and as clada-mcp under those
+	// names; clada mcp starts the clada-mcp next to it.
+	clada := filepath.Join(bin, "clada")
+	for _, name := range []string{"clada", mcpProgram} {
+		if err := os.Symlink(exe, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	script, err := filepath.Abs(filepath.Join(tsClientDir, "client.mjs"))
 	if err != nil {

@@ -67,7 +67,7 @@ func TestNeedsNamespace(t *testing.T) {
 		{[]string{"clada", "run", "--dry-run", "reply.csl"}, false},
 		{[]string{"clada", "run", "--sandbox", "off", "reply.csl"}, false},
 		{[]string{"clada", "run", "--sandbox=off"}, false},
-		{[]string{"clada", "mcp"}, true},
+		{[]string{"clada", "mcp"}, false}, // clada-mcp enters its own
 		{[]string{"clada", "mcp", "--sandbox", "off"}, false},
 		{[]string{"clada", "exec", "--", "ls", "--sandbox", "off"}, true}, // the command's own words
 		{[]string{"clada", "exec", "ls", "--dry-run"}, true},

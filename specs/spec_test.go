@@ -434,6 +434,30 @@ max_paths = 1
 	}
 }
 
+// TestEmbeddedList: embeddedFiles, the strings every start splits, are
+// exactly the files embedded (default.toml first, then every pack), with
+// the same text, so a pack added under packs/ cannot be left out.
+func TestEmbeddedList(t *testing.T) {
+	t.Parallel()
+	files, err := fs.Glob(embedded, "packs/*.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append([]string{"default.toml"}, files...)
+	if len(files) != len(embeddedFiles) {
+		t.Errorf("%d files embedded, embeddedFiles lists %d", len(files), len(embeddedFiles))
+	}
+	for i, f := range files {
+		data, err := embedded.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i >= len(embeddedFiles) || embeddedFiles[i].name != f || embeddedFiles[i].text != string(data) {
+			t.Errorf("embeddedFiles[%d] is not %s: add it (with its //go:embed string) in specs/spec.go", i, f)
+		}
+	}
+}
+
 // TestSplitSpecs checks lazySpecs.split against splitting line by line:
 // the same sections (a subcommand table belongs to its command), with the
 // same text and header line, for every embedded file and for edge cases.
@@ -445,7 +469,7 @@ func TestSplitSpecs(t *testing.T) {
 		name, start := "", 0
 		flush := func(end int) {
 			if _, dup := out[name]; name != "" && !dup {
-				out[name] = section{line: start + 1, text: bytes.Join(lines[start:end], nil)}
+				out[name] = section{line: start + 1, text: string(bytes.Join(lines[start:end], nil))}
 			}
 		}
 		for i, ln := range lines {
@@ -485,13 +509,13 @@ func TestSplitSpecs(t *testing.T) {
 	}
 	for _, data := range inputs {
 		l := &lazySpecs{sections: map[string]section{}}
-		l.split("f.toml", data)
+		l.split("f.toml", string(data))
 		got, want := l.sections, byLines(data)
 		if len(got) != len(want) {
 			t.Errorf("%.60q: %d sections, want %d", data, len(got), len(want))
 		}
 		for name, w := range want {
-			if g, ok := got[name]; !ok || g.line != w.line || !bytes.Equal(g.text, w.text) {
+			if g, ok := got[name]; !ok || g.line != w.line || g.text != w.text {
 				t.Errorf("%.60q: section %q = line %d %q, want line %d %q", data, name, g.line, g.text, w.line, w.text)
 			}
 		}

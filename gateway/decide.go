@@ -71,6 +71,12 @@ type Options struct {
 	// dialect of the programs' options, and on windows the Windows path
 	// rules and the backslash rule. "" is the system clada runs on.
 	OS string
+	// DecideOnly says the verdicts are only reported, never run (clada
+	// check, run --dry-run, clada hook, the MCP check tool): the PATH an
+	// allowed command would run with, without the project's directories,
+	// is then not worked out (resolving every PATH entry was a fifth of
+	// clada check's own start-up). Never run a verdict of such a gateway.
+	DecideOnly bool
 }
 
 // Gateway decides commands for one run. It caches symlink resolution
@@ -270,7 +276,9 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 		switch sv.Outcome {
 		case specs.Allow:
 			env := sv.Env
-			if p, dropped := g.systemPath(); dropped {
+			if g.opts.DecideOnly {
+				// Not run: no PATH to work out.
+			} else if p, dropped := g.systemPath(); dropped {
 				env = append(append([]string(nil), sv.Env...), "PATH="+p)
 			}
 			v := g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,

@@ -77,3 +77,41 @@ func TestProjectProgram(t *testing.T) {
 		})
 	}
 }
+
+// TestDecideOnlyPath: an allowed command decided for running carries the
+// PATH without the project's directories; one decided only to be reported
+// (clada check, run --dry-run, clada hook) leaves PATH alone, and its
+// decision is the same.
+func TestDecideOnlyPath(t *testing.T) {
+	root := t.TempDir()
+	venv := filepath.Join(root, ".venv", "bin")
+	if err := os.MkdirAll(venv, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", venv+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	pathOf := func(v Verdict) (string, bool) {
+		for _, e := range v.Env {
+			if p, ok := strings.CutPrefix(e, "PATH="); ok {
+				return p, true
+			}
+		}
+		return "", false
+	}
+	run, err := New(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := run.Decide([]string{"ls"}, "")
+	p, ok := pathOf(v)
+	if v.Decision != Allow || !ok || strings.Contains(p, venv) {
+		t.Errorf("for running: %s, PATH %q (set %v), want allow with PATH without %s", v.Decision, p, ok, venv)
+	}
+	only, err := New(Options{Root: root, DecideOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := only.Decide([]string{"ls"}, "")
+	if _, ok := pathOf(w); w.Decision != Allow || w.Rule != v.Rule || ok {
+		t.Errorf("decide only: %s (%s), PATH set %v; want %s (%s) and no PATH", w.Decision, w.Rule, ok, v.Decision, v.Rule)
+	}
+}

@@ -101,7 +101,7 @@ func Decide(req Request) Answer {
 			specs.RulePathOutsideRoot, req.Dir, req.Dir, p.Root)
 		return a
 	}
-	g, err := p.Gateway()
+	g, err := p.DecideGateway() // clada exec decides again and runs
 	if err != nil {
 		a.Reason = "clada denied this command: it could not read its approvals: " + err.Error()
 		return a

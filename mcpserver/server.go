@@ -401,7 +401,7 @@ func (s *Server) check(ctx context.Context, req *mcp.CallToolRequest, in checkIn
 	if why := s.roots.check(ctx, req.Session, req.Session.InitializeParams().Capabilities); why != "" {
 		return refusedForRoots(why), nil, nil
 	}
-	g, err := s.p.Gateway()
+	g, err := s.p.DecideGateway()
 	if err != nil {
 		return toolError("%s", projectError(err)), nil, nil
 	}
@@ -434,7 +434,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 	if in.BackgroundAfter != nil {
 		wait = time.Duration(*in.BackgroundAfter * float64(time.Second))
 	}
-	g, err := s.p.Gateway()
+	g, err := s.p.DecideGateway()
 	if err != nil {
 		return toolError("%s", projectError(err)), nil, nil
 	}

@@ -187,11 +187,23 @@ func inside(root, p string) (string, bool) {
 // commands.toml if another process changed it. It is cheap: the specs and
 // approvals are shared; only the per-run caches are new.
 func (p *Project) Gateway() (*gateway.Gateway, error) {
+	return p.gateway(false)
+}
+
+// DecideGateway is Gateway for decisions that are only reported, never
+// run: clada check, run --dry-run, clada hook (see
+// gateway.Options.DecideOnly).
+func (p *Project) DecideGateway() (*gateway.Gateway, error) {
+	return p.gateway(true)
+}
+
+func (p *Project) gateway(decideOnly bool) (*gateway.Gateway, error) {
 	if _, err := p.Commands.Refresh(); err != nil {
 		return nil, hint(err, "fix the file; clada never rewrites it")
 	}
 	return gateway.New(gateway.Options{Root: p.Root, Base: p.Base, Specs: p.Specs, Commands: p.Commands,
-		Untrusted: p.untrusted || p.Config.Untrusted, NoHardBlocks: !p.Config.HardBlocks, Secrets: p.Config.Secrets, OS: p.os})
+		Untrusted: p.untrusted || p.Config.Untrusted, NoHardBlocks: !p.Config.HardBlocks, Secrets: p.Config.Secrets, OS: p.os,
+		DecideOnly: decideOnly})
 }
 
 // OS is the system the project's decisions are made for.

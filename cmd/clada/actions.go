@@ -93,7 +93,11 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	g, err := p.Gateway()
+	gw := p.Gateway
+	if o.dryRun {
+		gw = p.DecideGateway
+	}
+	g, err := gw()
 	if err != nil {
 		return err
 	}
@@ -229,7 +233,7 @@ func checkAction(o checkOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	g, err := p.Gateway()
+	g, err := p.DecideGateway()
 	if err != nil {
 		return err
 	}

@@ -23,12 +23,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := answerHook(args, stdin, stdout, stderr); ok {
 		return code
 	}
+	if o, ok := quickCheck(args); ok {
+		return exitStatus(checkAction(o, stdout, stderr), stderr)
+	}
+	return runApp(args, stdin, stdout, stderr)
+}
+
+// runApp runs args with the urfave/cli app.
+func runApp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
 	if len(args) > 0 {
 		// How clada was started, for the commands clada hook writes.
 		app.Metadata = map[string]any{"arg0": args[0]}
 	}
-	err := app.Run(args)
+	return exitStatus(app.Run(args), stderr)
+}
+
+// exitStatus is clada's exit status after an action returned err,
+// printing err when it is one of clada's own failures.
+func exitStatus(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
@@ -38,6 +51,69 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	printError(stderr, err)
 	return exitUsage
+}
+
+// quickCheck reads the plain forms of clada check's arguments without
+// building the urfave/cli app, which took ~0.2 ms of clada check's ~2 ms
+// start (bench/README.md), and a hook or script may start clada check for
+// every command: each flag at most once, as --name value or --name=value
+// (--untrusted alone), then -- and the command's words, or the command as
+// the one last word. ok is false for anything else (help, an unknown,
+// single-dash or repeated flag, words after the command), which the app
+// then reads, the same way or with its error. TestQuickCheck compares the
+// two on every form.
+func quickCheck(args []string) (o checkOptions, ok bool) {
+	if len(args) < 3 || args[1] != "check" {
+		return o, false
+	}
+	o.format = "text"
+	seen := map[string]bool{}
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			o.args = args[i+1:]
+			return o, len(o.args) > 0
+		case !strings.HasPrefix(a, "-"):
+			o.args = args[i:]
+			return o, len(o.args) == 1 && a != ""
+		case !strings.HasPrefix(a, "--"):
+			return o, false // -h, -format: single-dash forms
+		}
+		name, val, hasVal := strings.Cut(a[2:], "=")
+		if seen[name] {
+			return o, false
+		}
+		seen[name] = true
+		var field *string
+		switch name {
+		case "untrusted":
+			if hasVal {
+				return o, false
+			}
+			o.untrusted = true
+			continue
+		case "root":
+			field = &o.root
+		case "dir":
+			field = &o.dir
+		case "format":
+			field = &o.format
+		case "os":
+			field = &o.os
+		default:
+			return o, false
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return o, false
+			}
+			i++
+			val = args[i]
+		}
+		*field = val
+	}
+	return o, false
 }
 
 func rootFlag() cli.Flag {

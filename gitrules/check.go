@@ -187,7 +187,7 @@ func Check(args []string) Verdict {
 	if !ok {
 		return askScreened(sub, rest)
 	}
-	return t().check(rest)
+	return t.get().check(rest)
 }
 
 // askScreened is the Ask verdict for subcommand sub, unless one of its
@@ -251,9 +251,9 @@ func checkStash(args []string) Verdict {
 	}
 	switch w := args[0]; w {
 	case "list":
-		return stashListTable().check(args[1:])
+		return stashListTable.get().check(args[1:])
 	case "show":
-		return stashShowTable().check(args[1:])
+		return stashShowTable.get().check(args[1:])
 	case "apply", "branch", "clear", "drop", "pop":
 		return askForm("stash", w, args[1:], "changes the working tree or deletes stashes", "git stash list, git stash show")
 	default:

@@ -461,9 +461,9 @@ func TestOutcomeString(t *testing.T) {
 // in one table and resolve to something harmless in another.
 func TestTablesKeepDeniedOptions(t *testing.T) {
 	t.Parallel()
-	all := []*table{stashListTable(), stashShowTable(), reflogShowTable(), worktreeListTable(), hashObjectTable()}
+	all := []*table{stashListTable.get(), stashShowTable.get(), reflogShowTable.get(), worktreeListTable.get(), hashObjectTable.get()}
 	for _, tb := range tables {
-		all = append(all, tb())
+		all = append(all, tb.get())
 	}
 	for _, tb := range all {
 		for name := range alwaysDeniedLong {

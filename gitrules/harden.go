@@ -52,17 +52,17 @@ func afterSubcommand(sub string) []string {
 	var t *table
 	switch sub {
 	case "stash list":
-		t = stashListTable()
+		t = stashListTable.get()
 	case "stash show":
-		t = stashShowTable()
+		t = stashShowTable.get()
 	case "reflog", "reflog show":
-		t = reflogShowTable()
+		t = reflogShowTable.get()
 	default:
 		build, ok := tables[sub]
 		if !ok {
 			return nil
 		}
-		t = build()
+		t = build.get()
 	}
 	var out []string
 	for _, name := range []string{"no-ext-diff", "no-textconv"} {

@@ -386,11 +386,11 @@ func TestDiffTablesHardened(t *testing.T) {
 		var tb *table
 		switch n {
 		case "stash list":
-			tb = stashListTable()
+			tb = stashListTable.get()
 		case "stash show":
-			tb = stashShowTable()
+			tb = stashShowTable.get()
 		default:
-			tb = tables[n]()
+			tb = tables[n].get()
 		}
 		_, patch := tb.long["patch"]
 		_, stat := tb.long["stat"]

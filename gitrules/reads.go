@@ -47,7 +47,7 @@ func checkReflog(args []string) Verdict {
 	if len(args) > 0 {
 		switch w := args[0]; w {
 		case "show":
-			return reflogShowTable().check(args[1:])
+			return reflogShowTable.get().check(args[1:])
 		case "list":
 			if len(args) == 1 {
 				return Verdict{Outcome: Allow, Subcommand: "reflog list"}
@@ -64,7 +64,7 @@ func checkReflog(args []string) Verdict {
 			return askForm("reflog", w, args[1:], "deletes reflog entries", "git reflog, git reflog show <ref>")
 		}
 	}
-	return reflogShowTable().check(args)
+	return reflogShowTable.get().check(args)
 }
 
 // checkRemote: listing remotes and their URLs reads; show without -n
@@ -131,7 +131,7 @@ func checkRemote(args []string) Verdict {
 // checkWorktree: list reads; the rest adds, moves or removes worktrees.
 func checkWorktree(args []string) Verdict {
 	if len(args) > 0 && args[0] == "list" {
-		return worktreeListTable().check(args[1:])
+		return worktreeListTable.get().check(args[1:])
 	}
 	w, rest := "worktree", args
 	if len(args) > 0 {
@@ -218,16 +218,16 @@ func checkSymbolicRef(args []string) Verdict {
 
 // checkHashObject: hashing reads the files; -w writes the objects.
 func checkHashObject(args []string) Verdict {
-	v := hashObjectTable().check(args)
+	v := hashObjectTable.get().check(args)
 	return v
 }
 
-var hashObjectTable = lazyTable(func() *table {
+var hashObjectTable = &lazy{build: func() *table {
 	return newTable("hash-object", map[string]opt{
 		"literally": b(), "no-filters": b(), "path": v(), "stdin": b(), "stdin-paths": b(),
 	}, map[byte]opt{'t': v(), 'w': asks(b(), "writes the objects into the repository")},
 		"-t <type>, --no-filters, <file>")
-})
+}}
 
 // checkVersion: git version [--build-options].
 func checkVersion(args []string) Verdict {

@@ -102,7 +102,7 @@ func TestTableUnderStrace(t *testing.T) {
 		}
 	}
 	for _, name := range sortedTableNames() {
-		tb := tables[name]()
+		tb := tables[name].get()
 		for _, long := range sortedLong(tb) {
 			o := tb.long[long]
 			switch o.kind {

@@ -302,21 +302,21 @@ func (t *table) resolve(name string) (opt, bool) {
 
 // Subcommand tables, each built on first use (see lazyTable). Keep sorted.
 var (
-	logTable = lazyTable(func() *table {
+	logTable = &lazy{build: func() *table {
 		t := newTable("log", merge(diffLong(), revLong()), mergeShort(diffShort(), revShort()),
 			"--oneline, --stat, -p, -n <count>, --format=<fmt>, --since=<date>, --author=<who>")
 		t.digits = true
 		return t
-	})
+	}}
 
-	showTable = lazyTable(func() *table {
+	showTable = &lazy{build: func() *table {
 		t := newTable("show", merge(diffLong(), revLong()), mergeShort(diffShort(), revShort()),
 			"--stat, --name-only, --format=<fmt>, --oneline, -s, --no-patch")
 		t.digits = true
 		return t
-	})
+	}}
 
-	diffTable = lazyTable(func() *table {
+	diffTable = &lazy{build: func() *table {
 		t := newTable("diff", merge(diffLong(), map[string]opt{
 			"base": b(), "cached": b(), "merge-base": b(), "ours": b(),
 			"staged": b(), "theirs": b(),
@@ -324,11 +324,11 @@ var (
 			"--stat, --name-only, --cached, --staged, -U<n>, --word-diff, --exit-code")
 		t.digits = true
 		return t
-	})
+	}}
 
 	// diff-tree, diff-index and diff-files are the plumbing diffs: no
 	// external diff or textconv unless asked for (and those are denied).
-	diffTreeTable = lazyTable(func() *table {
+	diffTreeTable = &lazy{build: func() *table {
 		t := newTable("diff-tree", merge(diffLong(), map[string]opt{
 			"always": b(), "cc": b(), "combined-all-paths": b(), "format": o(),
 			"merge-base": b(), "no-commit-id": b(), "pretty": o(), "root": b(),
@@ -336,24 +336,24 @@ var (
 		}), mergeShort(diffShort(), map[byte]opt{'c': b(), 'm': b(), 'r': b(), 't': b(), 'v': b()}),
 			"-r, -p, --stat, --name-only, --name-status, --no-commit-id, --root")
 		return t
-	})
+	}}
 
-	diffIndexTable = lazyTable(func() *table {
+	diffIndexTable = &lazy{build: func() *table {
 		return newTable("diff-index", merge(diffLong(), map[string]opt{"cached": b(), "merge-base": b()}),
 			mergeShort(diffShort(), map[byte]opt{'m': b()}), "--cached, -p, --stat, --name-only, --name-status")
-	})
+	}}
 
-	diffFilesTable = lazyTable(func() *table {
+	diffFilesTable = &lazy{build: func() *table {
 		return newTable("diff-files", merge(diffLong(), map[string]opt{"base": b(), "ours": b(), "theirs": b()}),
 			mergeShort(diffShort(), map[byte]opt{'c': b(), 'q': b(), '0': b(), '1': b(), '2': b(), '3': b()}),
 			"-p, --stat, --name-only, --name-status, -q")
-	})
+	}}
 
 	// range-diff runs `git log -p` in a child process, which gets none
 	// of the options clada adds: its diffs run the textconv programs
 	// that the attributes (a .gitattributes the model can write) name.
 	// So it is asked.
-	rangeDiffTable = lazyTable(func() *table {
+	rangeDiffTable = &lazy{build: func() *table {
 		t := newTable("range-diff", merge(diffLong(), map[string]opt{
 			"creation-factor": v(), "left-only": b(), "no-dual-color": b(),
 			"no-notes": b(), "notes": o(), "right-only": b(),
@@ -364,16 +364,16 @@ var (
 				Advice: "compare the commits with git log -p or git diff A B, which clada runs with textconv off; otherwise the person is asked"}
 		}
 		return t
-	})
+	}}
 
-	whatchangedTable = lazyTable(func() *table {
+	whatchangedTable = &lazy{build: func() *table {
 		t := newTable("whatchanged", merge(diffLong(), revLong()), mergeShort(diffShort(), revShort()),
 			"--oneline, --stat, -p, -n <count>, --since=<date>")
 		t.digits = true
 		return t
-	})
+	}}
 
-	statusTable = lazyTable(func() *table {
+	statusTable = &lazy{build: func() *table {
 		return newTable("status", map[string]opt{
 			"ahead-behind": b(), "branch": b(), "column": o(), "find-renames": o(),
 			"ignore-submodules": o(), "ignored": o(), "long": b(), "null": b(),
@@ -382,9 +382,9 @@ var (
 		}, map[byte]opt{
 			'M': o(), 'b': b(), 's': b(), 'u': o(), 'v': statusVerbose, 'z': b(),
 		}, "--short, --branch, --porcelain[=v2], --untracked-files[=no], -z")
-	})
+	}}
 
-	lsFilesTable = lazyTable(func() *table {
+	lsFilesTable = &lazy{build: func() *table {
 		return newTable("ls-files", map[string]opt{
 			"abbrev": o(), "cached": b(), "debug": b(), "deduplicate": b(),
 			"deleted": b(), "directory": b(), "empty-directory": b(), "eol": b(),
@@ -401,15 +401,15 @@ var (
 			'X': p(), 'c': b(), 'd': b(), 'f': b(), 'i': b(), 'k': b(), 'm': b(),
 			'o': b(), 's': b(), 't': b(), 'u': b(), 'v': b(), 'x': v(), 'z': b(),
 		}, "--cached, --others, --modified, --exclude-standard, -z, --full-name")
-	})
+	}}
 
-	lsTreeTable = lazyTable(func() *table {
+	lsTreeTable = &lazy{build: func() *table {
 		return newTable("ls-tree", map[string]opt{
 			"abbrev": o(), "format": v(), "full-name": b(), "full-tree": b(),
 			"long": b(), "name-only": b(), "name-status": b(), "object-only": b(),
 		}, map[byte]opt{'d': b(), 'l': b(), 'r': b(), 't': b(), 'z': b()},
 			"-r, --name-only, -l, --full-tree, --format=<fmt>")
-	})
+	}}
 
 	// rev-parse parses its options by hand: no abbreviations in git, but
 	// accepting one here only makes git fail, never run something else.
@@ -419,7 +419,7 @@ var (
 	// rev-parse looks up as a revision or a file (git rev-parse --since
 	// /outside/x tells whether that file exists), so that word is checked
 	// as a path. --prefix joins its value onto every later path.
-	revParseTable = lazyTable(func() *table {
+	revParseTable = &lazy{build: func() *table {
 		return newTable("rev-parse", map[string]opt{
 			"abbrev-ref": o(), "absolute-git-dir": b(), "after": at(), "all": b(),
 			"before": at(), "branches": o(), "default": v(), "disambiguate": at(),
@@ -438,12 +438,12 @@ var (
 			"tags": o(), "until": at(), "verify": b(),
 		}, map[byte]opt{'q': b()},
 			"--show-toplevel, --git-dir, --abbrev-ref, --short, --verify, -q")
-	})
+	}}
 
 	// rev-list reads --filter, --missing, --exclude-hidden and
 	// --decorate-refs(-exclude) only as --opt=VALUE (found by the strace
 	// test: bare, the next word is looked up as a file).
-	revListTable = lazyTable(func() *table {
+	revListTable = &lazy{build: func() *table {
 		t := newTable("rev-list", merge(revLong(), map[string]opt{
 			"bisect-all": b(), "bisect-vars": b(), "children": b(), "count": b(),
 			"decorate-refs": at(), "decorate-refs-exclude": at(),
@@ -457,45 +457,45 @@ var (
 		}), revShort(), "--count, --all, --objects, -n <count>, --since=<date>, --reverse")
 		t.digits = true
 		return t
-	})
+	}}
 
-	shortlogTable = lazyTable(func() *table {
+	shortlogTable = &lazy{build: func() *table {
 		t := newTable("shortlog", merge(revLong(), map[string]opt{
 			"committer": b(), "email": b(), "group": v(), "numbered": b(), "summary": b(),
 		}), mergeShort(revShort(), map[byte]opt{'c': b(), 'e': b(), 'n': b(), 's': b(), 'w': o()}),
 			"-s, -n, -e, -c, --group=<field>, --all, <revision range>")
 		t.digits = true
 		return t
-	})
+	}}
 
-	describeTable = lazyTable(func() *table {
+	describeTable = &lazy{build: func() *table {
 		return newTable("describe", map[string]opt{
 			"abbrev": o(), "all": b(), "always": b(), "broken": o(), "candidates": v(),
 			"contains": b(), "debug": b(), "exact-match": b(),
 			"dirty":   asks(o(), "refreshes the index to see whether the work tree is dirty, writing .git/index"),
 			"exclude": v(), "first-parent": b(), "long": b(), "match": v(), "tags": b(),
 		}, nil, "--tags, --all, --always, --abbrev=<n>, --long, --exact-match")
-	})
+	}}
 
-	nameRevTable = lazyTable(func() *table {
+	nameRevTable = &lazy{build: func() *table {
 		return newTable("name-rev", map[string]opt{
 			"all": b(), "always": b(), "annotate-stdin": b(), "exclude": v(),
 			"name-only": b(), "refs": v(), "stdin": b(), "tags": b(), "undefined": b(),
 		}, nil, "--name-only, --tags, --refs=<pattern>, --always")
-	})
+	}}
 
-	mergeBaseTable = lazyTable(func() *table {
+	mergeBaseTable = &lazy{build: func() *table {
 		return newTable("merge-base", map[string]opt{
 			"all": b(), "fork-point": b(), "independent": b(), "is-ancestor": b(), "octopus": b(),
 		}, map[byte]opt{'a': b()}, "--all, --is-ancestor, --fork-point, --octopus")
-	})
+	}}
 
-	cherryTable = lazyTable(func() *table {
+	cherryTable = &lazy{build: func() *table {
 		return newTable("cherry", map[string]opt{"abbrev": o(), "verbose": b()},
 			map[byte]opt{'v': b()}, "-v, --abbrev=<n>")
-	})
+	}}
 
-	showBranchTable = lazyTable(func() *table {
+	showBranchTable = &lazy{build: func() *table {
 		t := newTable("show-branch", map[string]opt{
 			"all": b(), "color": o(), "current": b(), "date-order": b(),
 			"independent": b(), "list": b(), "merge-base": b(), "more": o(),
@@ -504,9 +504,9 @@ var (
 		}, map[byte]opt{'a': b(), 'g': o(), 'r': b()}, "-a, -r, --list, --topo-order, --more=<n>")
 		t.positionals = posPatterns
 		return t
-	})
+	}}
 
-	forEachRefTable = lazyTable(func() *table {
+	forEachRefTable = &lazy{build: func() *table {
 		t := newTable("for-each-ref", map[string]opt{
 			"color": o(), "contains": v(), "count": v(), "exclude": v(), "format": v(),
 			"ignore-case": b(), "merged": v(), "no-contains": v(), "no-merged": v(),
@@ -521,9 +521,9 @@ var (
 			t.long[n] = o
 		}
 		return t
-	})
+	}}
 
-	showRefTable = lazyTable(func() *table {
+	showRefTable = &lazy{build: func() *table {
 		t := newTable("show-ref", map[string]opt{
 			"abbrev": o(), "branches": b(), "dereference": b(), "exclude-existing": o(),
 			"exists": b(), "hash": o(), "head": b(), "heads": b(), "quiet": b(),
@@ -531,28 +531,28 @@ var (
 		}, map[byte]opt{'d': b(), 'q': b(), 's': b()}, "--heads, --tags, --verify, -d, -s, --abbrev")
 		t.positionals = posPatterns
 		return t
-	})
+	}}
 
-	countObjectsTable = lazyTable(func() *table {
+	countObjectsTable = &lazy{build: func() *table {
 		return newTable("count-objects", map[string]opt{"human-readable": b(), "verbose": b()},
 			map[byte]opt{'H': b(), 'v': b()}, "-v, -H")
-	})
+	}}
 
-	checkIgnoreTable = lazyTable(func() *table {
+	checkIgnoreTable = &lazy{build: func() *table {
 		return newTable("check-ignore", map[string]opt{
 			"non-matching": b(), "quiet": b(), "stdin": b(), "verbose": b(),
 		}, map[byte]opt{'n': b(), 'q': b(), 'v': b(), 'z': b()}, "-v, -n, -q, <path>")
-	})
+	}}
 
-	checkAttrTable = lazyTable(func() *table {
+	checkAttrTable = &lazy{build: func() *table {
 		return newTable("check-attr", map[string]opt{
 			"all": b(), "cached": b(), "source": v(), "stdin": b(),
 		}, map[byte]opt{'a': b(), 'z': b()}, "-a, --cached, <attr> -- <path>")
-	})
+	}}
 
 	// cat-file: --textconv and --filters run programs named in the
 	// configuration; --batch reads names from stdin, which is closed.
-	catFileTable = lazyTable(func() *table {
+	catFileTable = &lazy{build: func() *table {
 		t := newTable("cat-file", map[string]opt{
 			"allow-unknown-type": b(), "batch": o(), "batch-all-objects": b(),
 			"batch-check": o(), "batch-command": o(), "buffer": b(),
@@ -564,9 +564,9 @@ var (
 			"-p <object>, -t, -s, -e, <type> <object>")
 		t.positionals = posPatterns // a type and an object name, never a path
 		return t
-	})
+	}}
 
-	blameTable = lazyTable(func() *table {
+	blameTable = &lazy{build: func() *table {
 		return newTable("blame", map[string]opt{
 			"abbrev": o(), "color-by-age": b(), "color-lines": b(), "date": v(),
 			"encoding": v(), "first-parent": b(), "ignore-rev": v(),
@@ -578,11 +578,11 @@ var (
 			'C': o(), 'L': v(), 'M': o(), 'S': p(), 'b': b(), 'c': b(), 'e': b(),
 			'f': b(), 'l': b(), 'n': b(), 'p': b(), 's': b(), 't': b(), 'w': b(),
 		}, "-L <start>,<end>, -w, -M, -C, --porcelain, -e, --date=<format>")
-	})
+	}}
 
 	// grep: -O/--open-files-in-pager, --textconv and --no-index are denied
 	// in every table.
-	grepTable = lazyTable(func() *table {
+	grepTable = &lazy{build: func() *table {
 		t := newTable("grep", map[string]opt{
 			"after-context": v(), "all-match": b(), "and": b(), "basic-regexp": b(),
 			"before-context": v(), "break": b(), "cached": b(), "color": o(),
@@ -608,11 +608,11 @@ var (
 		t.digits = true
 		t.positionals = posGrep
 		return t
-	})
+	}}
 
 	// branch lists without asking; creating, deleting, renaming, copying
 	// or reconfiguring a branch is asked.
-	branchTable = lazyTable(func() *table {
+	branchTable = &lazy{build: func() *table {
 		a := func(o opt) opt { return asks(o, reasonBranch) }
 		t := newTable("branch", map[string]opt{
 			"abbrev": o(), "all": b(), "color": o(), "column": o(),
@@ -643,11 +643,11 @@ var (
 		}
 		t.finish = refNameFinish("branch", "creates a branch", "l", "contains", "list", "merged", "no-contains", "no-merged", "points-at")
 		return t
-	})
+	}}
 
 	// tag lists without asking; creating, deleting, signing or verifying
 	// a tag is asked.
-	tagTable = lazyTable(func() *table {
+	tagTable = &lazy{build: func() *table {
 		a := func(o opt) opt { return asks(o, "creates, deletes, signs or verifies a tag") }
 		t := newTable("tag", map[string]opt{
 			"annotate": a(b()), "cleanup": a(v()), "color": o(), "column": o(),
@@ -670,10 +670,10 @@ var (
 		}
 		t.finish = refNameFinish("tag", "creates a tag", "ln", "contains", "list", "merged", "no-contains", "no-merged", "points-at")
 		return t
-	})
+	}}
 
 	// clean only with -n/--dry-run, which lists what would be removed.
-	cleanTable = lazyTable(func() *table {
+	cleanTable = &lazy{build: func() *table {
 		t := newTable("clean", map[string]opt{
 			"dry-run": b(), "exclude": v(), "force": b(),
 			"interactive": asks(b(), "asks on the terminal which files to delete"), "quiet": b(),
@@ -691,11 +691,11 @@ var (
 				Advice: "git clean -n lists what would be removed without asking; deleting needs the person's approval"}
 		}
 		return t
-	})
+	}}
 
 	// format-patch writes one file per commit into -o DIR, or into the
 	// block's directory; both are confined as written by the caller.
-	formatPatchTable = lazyTable(func() *table {
+	formatPatchTable = &lazy{build: func() *table {
 		t := newTable("format-patch", merge(diffLong(), revLong(), map[string]opt{
 			"add-header": v(), "attach": o(), "base": v(), "cc": v(),
 			"cover-from-description": v(), "cover-letter": b(), "creation-factor": v(),
@@ -722,19 +722,19 @@ var (
 			return nil
 		}
 		return t
-	})
+	}}
 
-	stashShowTable = lazyTable(func() *table {
+	stashShowTable = &lazy{build: func() *table {
 		return newTable("stash show", merge(diffLong(), map[string]opt{
 			"include-untracked": b(), "only-untracked": b(),
 		}), diffShort(), "--stat, -p, --name-only, --include-untracked")
-	})
+	}}
 
-	worktreeListTable = lazyTable(func() *table {
+	worktreeListTable = &lazy{build: func() *table {
 		return newTable("worktree list", map[string]opt{
 			"expire": v(), "porcelain": b(), "verbose": b(),
 		}, map[byte]opt{'v': b(), 'z': b()}, "--porcelain, -v, -z")
-	})
+	}}
 )
 
 const reasonBranch = "creates, deletes, renames, copies or reconfigures a branch"
@@ -764,15 +764,25 @@ func refNameFinish(sub, creates, shorts string, longs ...string) func(*state) *V
 	}
 }
 
-// lazyTable builds a table on first use: building all of them costs about
-// 1 ms at every start, and a command needs one.
-func lazyTable(build func() *table) func() *table {
-	return sync.OnceValue(build)
+// lazy is a table built on first use: building all of them costs about
+// 1 ms at every start, and a command needs one. A lazy is a plain value
+// the linker lays out, so declaring one costs nothing at start either (a
+// sync.OnceValue per table was ~150 allocations in every clada's init).
+type lazy struct {
+	once  sync.Once
+	build func() *table
+	t     *table
+}
+
+// get returns the table, built once.
+func (l *lazy) get() *table {
+	l.once.Do(func() { l.t = l.build() })
+	return l.t
 }
 
 // tables maps subcommand words to tables. stash and the subcommands in
 // dispatch are handled separately. Keep sorted; update docs/rules.md too.
-var tables = map[string]func() *table{
+var tables = map[string]*lazy{
 	"blame":         blameTable,
 	"branch":        branchTable,
 	"cat-file":      catFileTable,
@@ -807,16 +817,16 @@ var tables = map[string]func() *table{
 }
 
 // stashList is log's table under another name: stash list takes log options.
-var stashListTable = sync.OnceValue(func() *table {
-	t := *logTable()
+var stashListTable = &lazy{build: func() *table {
+	t := *logTable.get()
 	t.name = "stash list"
 	return &t
-})
+}}
 
 // reflogShowTable is log's table under another name: git reflog [show]
 // takes log options.
-var reflogShowTable = sync.OnceValue(func() *table {
-	t := *logTable()
+var reflogShowTable = &lazy{build: func() *table {
+	t := *logTable.get()
 	t.name = "reflog"
 	return &t
-})
+}}

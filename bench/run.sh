@@ -36,6 +36,7 @@ CGO_ENABLED=0 go build -o "$WORK/clada-mcp" ./cmd/clada-mcp # what clada mcp sta
 go build -o "$WORK/hello" ./bench/hello
 CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$WORK/libs" ./bench/libs
 CGO_ENABLED=0 go build -tags urfave_cli_no_docs,libs_mcp -o "$WORK/libs-mcp" ./bench/libs
+CGO_ENABLED=0 go build -tags urfave_cli_no_docs,libs_clada -o "$WORK/libs-clada" ./bench/libs
 go build -o "$WORK/gen" ./bench/gen
 go build -o "$WORK/rusage" ./bench/rusage
 go build -o "$WORK/execloop" ./bench/execloop
@@ -161,6 +162,9 @@ row "clada hook claude-code, PreToolUse of \`git status\`" "bench/libs (${MS[lib
 time_pair libsmcp "$WORK/libs-mcp" libs3 "$WORK/libs"
 row "  bench/libs also linking the MCP Go SDK (why clada mcp is the clada-mcp executable)" "bench/libs (${MS[libs3]} ms)" \
   "${RATIO[libsmcp]}× (${MS[libsmcp]} ms)" "(information)" "-"
+time_pair libsclada "$WORK/libs-clada" libs8 "$WORK/libs"
+row "  bench/libs also linking clada's own packages (their init runs; no work)" "bench/libs (${MS[libs8]} ms)" \
+  "${RATIO[libsclada]}× (${MS[libsclada]} ms)" "(information)" "-"
 time_pair checkv "$CLADA --version" libs4 "$WORK/libs"
 row "  clada --version: linking and initialising all of clada, no work" "bench/libs (${MS[libs4]} ms)" \
   "${RATIO[checkv]}× (${MS[checkv]} ms)" "(information)" "-"

@@ -5,9 +5,11 @@
 // it with the same toolchain and flags as clada and times the two side by
 // side; the difference is clada's own start-up work.
 //
-// Built with -tags libs_mcp it also links the MCP Go SDK (libs_mcp.go),
-// which clada links for `clada mcp`: the row that shows what that costs
-// every clada process.
+// Built with -tags libs_mcp it also links the MCP Go SDK (libs_mcp.go):
+// the row that shows why `clada mcp` is an executable of its own
+// (clada-mcp). Built with -tags libs_clada it also links clada's own
+// packages (libs_clada.go): linking them, before any work, is part of
+// the ratio too.
 package main
 
 import (

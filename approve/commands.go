@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/clada/clada/internal/smallfile"
 	"io"
 	"io/fs"
 	"os"
@@ -279,14 +280,9 @@ func readCommands(dir string, parse ParseFunc) (c *Commands, legacy bool, err er
 }
 
 func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	data, err := smallfile.Read(path, maxCommandsBytes)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxCommandsBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	if len(data) > maxCommandsBytes {
 		return nil, &FileError{Path: path, Err: fmt.Errorf("file is larger than %d bytes", maxCommandsBytes)}

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
+	"github.com/clada/clada/internal/smallfile"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -148,12 +148,10 @@ func scanConfig(file string, depth int, getenv func(string) string, check func(n
 	if depth > maxIncludeDepth {
 		return "", ""
 	}
-	f, err := os.Open(file)
+	data, err := smallfile.Read(file, maxConfigFile-1)
 	if err != nil {
 		return "", ""
 	}
-	defer f.Close()
-	data, _ := io.ReadAll(io.LimitReader(f, maxConfigFile))
 	var found, why string
 	parseGitConfig(data, func(name, value string) bool {
 		if why = check(name, value); why != "" {

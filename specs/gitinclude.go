@@ -3,6 +3,7 @@ package specs
 import (
 	"bufio"
 	"bytes"
+	"github.com/clada/clada/internal/smallfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,7 +84,7 @@ func gitConfigInProject(r *Resolver, getenv func(string) string) (file, from str
 		if writableInRoot(r, path) {
 			return path, from
 		}
-		data, err := os.ReadFile(path)
+		data, err := smallfile.Read(path, -1)
 		if err != nil {
 			return "", ""
 		}
@@ -287,7 +288,7 @@ func textconvDriver(r *Resolver, getenv func(string) string) string {
 			return ""
 		}
 		seen[path] = true
-		data, err := os.ReadFile(path)
+		data, err := smallfile.Read(path, -1)
 		if err != nil {
 			return ""
 		}

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/clada/clada/internal/smallfile"
 	"io"
 	"os"
 	"path"
@@ -554,7 +555,7 @@ func Default() (*Set, error) { return newSet(nil, defaults()), nil }
 // spec there replaces the default of the same name.
 func Load(root string) (*Set, error) {
 	path := filepath.Join(root, ".clada", "specs.toml")
-	data, err := os.ReadFile(path)
+	data, err := smallfile.Read(path, -1)
 	if errors.Is(err, os.ErrNotExist) {
 		return Default()
 	}

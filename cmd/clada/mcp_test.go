@@ -662,6 +662,11 @@ func TestMCPJobLimits(t *testing.T) {
 	writeFile(t, filepath.Join(root, "loud.sh"), "#!/bin/sh\nexec yes loud\n", 0o755)
 	s := startMCP(t, root, nil)
 
+	// spawn.sh goes to the background at once and runs until job_timeout
+	// kills it; the checks below run while its 3 s pass.
+	spawned := jobOf(t, s.call("run", map[string]any{"command": "./spawn.sh", "background_after": 0.2}))
+	waitFile(t, filepath.Join(root, "bg.pid"))
+
 	// Backgrounded after config's 1 s, not the 30 s default; it outlives
 	// the 1 s run timeout, which does not apply, and exits on its own.
 	start := time.Now()
@@ -687,20 +692,10 @@ func TestMCPJobLimits(t *testing.T) {
 		t.Errorf("slow.sh 2 under job_timeout 3s: %v", out)
 	}
 
-	// Killed at job_timeout, with the process group.
-	id = jobOf(t, s.call("run", map[string]any{"command": "./spawn.sh", "background_after": 0.2}))
-	waitFile(t, filepath.Join(root, "bg.pid"))
-	out := waitJob(id)
-	if out["status"] != "timed out" || out["timed_out"] != true || !strings.Contains(out["text"].(string), "timed out after 3") {
-		t.Errorf("spawn.sh past job_timeout: %v", out)
-	}
-	waitGone(t, filepath.Join(root, "bg.pid"), "job_timeout")
-	waitGone(t, filepath.Join(root, "fg.pid"), "job_timeout")
-
 	// Killed at job_max_output (64 KiB), not at max_output (1 KiB); the
 	// saved file holds what came before the cap.
 	res = s.call("run", map[string]any{"command": "./loud.sh", "background_after": 10})
-	out = structured(t, res)
+	out := structured(t, res)
 	if _, ok := out["job"]; ok {
 		out = waitJob(out["job"].(float64))
 	} else {
@@ -717,6 +712,14 @@ func TestMCPJobLimits(t *testing.T) {
 	if err != nil || info.Size() < 64<<10 || info.Size() > 64<<10+1<<20 {
 		t.Errorf("saved stdout %q: %v, %d bytes; want 64 KiB (and < 1 MiB past it)", file, err, sizeOf(info))
 	}
+
+	// spawn.sh: killed at job_timeout, with its process group.
+	out = waitJob(spawned)
+	if out["status"] != "timed out" || out["timed_out"] != true || !strings.Contains(out["text"].(string), "timed out after 3") {
+		t.Errorf("spawn.sh past job_timeout: %v", out)
+	}
+	waitGone(t, filepath.Join(root, "bg.pid"), "job_timeout")
+	waitGone(t, filepath.Join(root, "fg.pid"), "job_timeout")
 }
 
 func sizeOf(info os.FileInfo) int64 {

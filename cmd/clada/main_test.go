@@ -88,6 +88,7 @@ func (c fastClock) NewTimer(d time.Duration) *time.Timer {
 // real binary. Each script starts in its own project root with .clada/.
 func TestScripts(t *testing.T) {
 	t.Parallel()
+	python := interpreterDir(t, "python3")
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
@@ -103,6 +104,9 @@ func TestScripts(t *testing.T) {
 			// that builds Go under the sandbox compiles only its own
 			// package, not the runtime (9 s with an empty cache).
 			env.Setenv("TEST_GOCACHE", testGoCache())
+			if python != "" {
+				env.Setenv("PATH", python+string(os.PathListSeparator)+env.Getenv("PATH"))
+			}
 			return os.MkdirAll(filepath.Join(env.WorkDir, ".clada"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -236,6 +240,52 @@ func runInProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	inProcess.Lock()
 	defer inProcess.Unlock()
 	return run(args, stdin, stdout, stderr)
+}
+
+// interpreterDir returns a directory holding only name, a link to the
+// first program of that name on PATH that is not a script, when a
+// script comes first: a version manager's shim (pyenv, asdf) is a shell
+// script that starts a dozen processes before the interpreter, which
+// made the scripts running python3 under the sandbox the slowest of the
+// package. It returns "" when PATH already finds a program first, or
+// finds none.
+func interpreterDir(t *testing.T, name string) string {
+	shimmed := false
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		st, err := os.Stat(path)
+		if err != nil || !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
+			continue
+		}
+		if isScript(path) {
+			shimmed = true
+			continue
+		}
+		if !shimmed {
+			return ""
+		}
+		bin := t.TempDir()
+		if err := os.Symlink(path, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+		return bin
+	}
+	return ""
+}
+
+// isScript reports whether the file at path starts with #!.
+func isScript(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 2)
+	n, _ := io.ReadFull(f, head)
+	return n == 2 && string(head) == "#!"
 }
 
 // testGoCache is `go env GOCACHE` of the go on PATH, or "" without one.

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clada/clada/internal/testtmp"
 )
 
 // childEnv selects a child mode: the test binary re-executes itself to
@@ -21,7 +23,9 @@ const childEnv = "APPROVE_TEST_CHILD"
 func TestMain(m *testing.M) {
 	switch os.Getenv(childEnv) {
 	case "":
-		os.Exit(m.Run())
+		// The tests run in a TMPDIR of their own, where ext4 creates
+		// their files fast (see internal/testtmp).
+		os.Exit(testtmp.Run(m))
 	case "add":
 		if _, err := Add(os.Getenv("APPROVE_ROOT"), ListAllowed, os.Getenv("APPROVE_PATTERN"), fakeParse); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -18,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/clada/clada/internal/testtmp"
 	"github.com/clada/clada/sandbox"
 )
 
@@ -33,7 +34,9 @@ func TestMain(m *testing.M) {
 	// The [userns] condition starts this binary as clada's namespace
 	// probe, which must answer and exit rather than run the tests.
 	sandbox.Main()
-	testscript.Main(m, map[string]func(){
+	// The tests and the scripts make their files in a TMPDIR of their
+	// own, where ext4 creates them fast (see internal/testtmp).
+	testscript.Main(testtmp.M(m), map[string]func(){
 		"clada": main,
 		// clada-fastclock is clada whose approval timeout runs on a clock
 		// 100 times faster than the real one: the prompt and the report

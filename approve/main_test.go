@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -23,6 +25,10 @@ const childEnv = "APPROVE_TEST_CHILD"
 func TestMain(m *testing.M) {
 	switch os.Getenv(childEnv) {
 	case "":
+		// The slow tests here wait on processes and timers, not the CPU: with
+		// GOMAXPROCS parallel slots (2 here) they queued behind each other.
+		// -parallel on the command line still wins.
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 		// The tests run in a TMPDIR of their own, where ext4 creates
 		// their files fast (see internal/testtmp).
 		os.Exit(testtmp.Run(m))

@@ -4,11 +4,13 @@ package runner
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -25,6 +27,10 @@ func TestMain(m *testing.M) {
 		// syscall.Exit skips the race detector's exit hook, which sleeps 1 s.
 		syscall.Exit(helper(os.Args[2], os.Args[3:]))
 	}
+	// The slow tests here wait on processes and timers, not the CPU: with
+	// GOMAXPROCS parallel slots (2 here) they queued behind each other.
+	// -parallel on the command line still wins.
+	flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 	os.Exit(m.Run())
 }
 

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/clada/clada/internal/testtmp"
 )
 
 // helperArg, as os.Args[1], makes the test binary act as the command under
@@ -31,7 +33,10 @@ func TestMain(m *testing.M) {
 	// GOMAXPROCS parallel slots (2 here) they queued behind each other.
 	// -parallel on the command line still wins.
 	flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	os.Exit(m.Run())
+	// The tests run in a TMPDIR of their own, where ext4 creates the
+	// files of their commands fast (see internal/testtmp); TempRoot
+	// follows it.
+	os.Exit(testtmp.Run(m))
 }
 
 // helperArgv returns the argv that runs the test binary in helper mode.

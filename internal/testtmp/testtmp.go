@@ -6,8 +6,9 @@
 // file passes over every inode of its block group freed in the last one
 // to five minutes (find_inode_bit and recently_deleted in the kernel),
 // and everything under /tmp lands in /tmp's block group, where every test
-// run before (this one's, other projects') freed thousands. A quarter of
-// the CPU of `go test ./...` went there. A directory marked as the top of
+// run before (this one's, other projects') freed thousands: perf put 19 to
+// 27% of the CPU of `go test ./...` in __ext4_new_inode, and 2% after
+// this package. A directory marked as the top of
 // a hierarchy (chattr +T) makes ext4 place each directory made in it in a
 // block group with few directories, where creating files is cheap.
 //

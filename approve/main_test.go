@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clada/clada/internal/testtmp"
 )
 
 // childEnv selects a child mode: the test binary re-executes itself to
@@ -21,7 +25,13 @@ const childEnv = "APPROVE_TEST_CHILD"
 func TestMain(m *testing.M) {
 	switch os.Getenv(childEnv) {
 	case "":
-		os.Exit(m.Run())
+		// The slow tests here wait on processes and timers, not the CPU: with
+		// GOMAXPROCS parallel slots (2 here) they queued behind each other.
+		// -parallel on the command line still wins.
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+		// The tests run in a TMPDIR of their own, where ext4 creates
+		// their files fast (see internal/testtmp).
+		os.Exit(testtmp.Run(m))
 	case "add":
 		if _, err := Add(os.Getenv("APPROVE_ROOT"), ListAllowed, os.Getenv("APPROVE_PATTERN"), fakeParse); err != nil {
 			fmt.Fprintln(os.Stderr, err)

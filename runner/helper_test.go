@@ -4,16 +4,20 @@ package runner
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/clada/clada/internal/testtmp"
 )
 
 // helperArg, as os.Args[1], makes the test binary act as the command under
@@ -25,7 +29,14 @@ func TestMain(m *testing.M) {
 		// syscall.Exit skips the race detector's exit hook, which sleeps 1 s.
 		syscall.Exit(helper(os.Args[2], os.Args[3:]))
 	}
-	os.Exit(m.Run())
+	// The slow tests here wait on processes and timers, not the CPU: with
+	// GOMAXPROCS parallel slots (2 here) they queued behind each other.
+	// -parallel on the command line still wins.
+	flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	// The tests run in a TMPDIR of their own, where ext4 creates the
+	// files of their commands fast (see internal/testtmp); TempRoot
+	// follows it.
+	os.Exit(testtmp.Run(m))
 }
 
 // helperArgv returns the argv that runs the test binary in helper mode.

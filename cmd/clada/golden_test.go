@@ -7,8 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // goldenPrograms are the programs the golden inputs name. TestGolden puts
@@ -93,7 +91,7 @@ func checkGolden(t *testing.T, golden, got string) {
 	if err != nil {
 		t.Fatalf("%v (run go test ./cmd/clada -update to create it)", err)
 	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
+	if diff := diffText(string(want), got); diff != "" {
 		t.Errorf("report differs from %s (-want +got):\n%s", golden, diff)
 	}
 }

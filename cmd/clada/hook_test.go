@@ -62,12 +62,26 @@ func TestHookRewriteRunsTheSame(t *testing.T) {
 		`head -n 1 "it's.txt"`,
 		`git status --short`,
 	}
+	// run runs line with bash -c, once per distinct line: the direct
+	// commands are the same for both agents, and so are their rewrites
+	// when the agents' hooks rewrite alike.
+	type result struct {
+		stdout, stderr string
+		code           int
+	}
+	ran := map[string]result{}
 	run := func(line string) (stdout, stderr string, code int) {
+		if r, ok := ran[line]; ok {
+			return r.stdout, r.stderr, r.code
+		}
 		cmd := exec.Command("bash", "-c", line)
 		cmd.Dir, cmd.Env = root, env
 		var o, e strings.Builder
 		cmd.Stdout, cmd.Stderr = &o, &e
-		return o.String(), e.String(), exitCodeOf(t, cmd.Run())
+		code = exitCodeOf(t, cmd.Run()) // before reading what it printed
+		r := result{o.String(), e.String(), code}
+		ran[line] = r
+		return r.stdout, r.stderr, r.code
 	}
 	for _, agent := range []string{"claude-code", "gemini"} {
 		for _, line := range commands {

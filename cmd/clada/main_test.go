@@ -18,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/clada/clada/internal/testtmp"
 	"github.com/clada/clada/mcpserver"
 	"github.com/clada/clada/sandbox"
 )
@@ -34,7 +35,9 @@ func TestMain(m *testing.M) {
 	// The [userns] condition starts this binary as clada's namespace
 	// probe, which must answer and exit rather than run the tests.
 	sandbox.Main()
-	testscript.Main(m, map[string]func(){
+	// The tests and the scripts make their files in a TMPDIR of their
+	// own, where ext4 creates them fast (see internal/testtmp).
+	testscript.Main(testtmp.M(m), map[string]func(){
 		"clada": main,
 		// clada-mcp is the MCP server that clada mcp starts
 		// (cmd/clada-mcp).
@@ -94,6 +97,7 @@ func (c fastClock) NewTimer(d time.Duration) *time.Timer {
 // real binary. Each script starts in its own project root with .clada/.
 func TestScripts(t *testing.T) {
 	t.Parallel()
+	python := interpreterDir(t, "python3")
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
@@ -109,6 +113,9 @@ func TestScripts(t *testing.T) {
 			// that builds Go under the sandbox compiles only its own
 			// package, not the runtime (9 s with an empty cache).
 			env.Setenv("TEST_GOCACHE", testGoCache())
+			if python != "" {
+				env.Setenv("PATH", python+string(os.PathListSeparator)+env.Getenv("PATH"))
+			}
 			return os.MkdirAll(filepath.Join(env.WorkDir, ".clada"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -242,6 +249,52 @@ func runInProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	inProcess.Lock()
 	defer inProcess.Unlock()
 	return run(args, stdin, stdout, stderr)
+}
+
+// interpreterDir returns a directory holding only name, a link to the
+// first program of that name on PATH that is not a script, when a
+// script comes first: a version manager's shim (pyenv, asdf) is a shell
+// script that starts a dozen processes before the interpreter, which
+// made the scripts running python3 under the sandbox the slowest of the
+// package. It returns "" when PATH already finds a program first, or
+// finds none.
+func interpreterDir(t *testing.T, name string) string {
+	shimmed := false
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		st, err := os.Stat(path)
+		if err != nil || !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
+			continue
+		}
+		if isScript(path) {
+			shimmed = true
+			continue
+		}
+		if !shimmed {
+			return ""
+		}
+		bin := t.TempDir()
+		if err := os.Symlink(path, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+		return bin
+	}
+	return ""
+}
+
+// isScript reports whether the file at path starts with #!.
+func isScript(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 2)
+	n, _ := io.ReadFull(f, head)
+	return n == 2 && string(head) == "#!"
 }
 
 // testGoCache is `go env GOCACHE` of the go on PATH, or "" without one.

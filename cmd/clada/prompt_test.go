@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -34,7 +33,7 @@ func TestPromptJSON(t *testing.T) {
 		t.Fatalf("--format json is not one JSON string: %v\n%s", err, &js)
 	}
 	if s != text.String() {
-		t.Errorf("the JSON string differs from the text (-text +json):\n%s", cmp.Diff(text.String(), s))
+		t.Errorf("the JSON string differs from the text (-text +json):\n%s", diffText(text.String(), s))
 	}
 	for _, want := range []string{"`go test *`", "Untrusted mode is on"} {
 		if !strings.Contains(s, want) {
@@ -95,7 +94,7 @@ func TestModelReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+	if diff := diffText(string(want), string(got)); diff != "" {
 		t.Errorf("clada prompt changed; run go test ./cmd/clada -run TestModelReply -update and check that "+
 			"testdata/prompt/reply.csl still follows it (-want +got):\n%s", diff)
 	}

@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
-	"github.com/google/go-cmp/cmp"
 )
 
 // cladaCmd returns a command that runs clada in a process of its own: the
@@ -126,10 +125,10 @@ func TestConcurrentStoreProcesses(t *testing.T) {
 	got := readCommandsFile(t, root)
 	slices.Sort(got.Allowed)
 	slices.Sort(got.Blocked)
-	if diff := cmp.Diff(wantAllowed, got.Allowed); diff != "" {
+	if diff := diffLines(wantAllowed, got.Allowed); diff != "" {
 		t.Errorf("allowed after %d concurrent processes (-want +got):\n%s", n, diff)
 	}
-	if diff := cmp.Diff(wantBlocked, got.Blocked); diff != "" {
+	if diff := diffLines(wantBlocked, got.Blocked); diff != "" {
 		t.Errorf("blocked after %d concurrent processes (-want +got):\n%s", n, diff)
 	}
 

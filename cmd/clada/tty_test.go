@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	"github.com/google/go-cmp/cmp"
 )
 
 // ttyRun is one `clada run` whose stdin is a pipe carrying the CSL and
@@ -478,7 +477,7 @@ func TestConcurrentAlways(t *testing.T) {
 	}
 	got := readCommandsFile(t, root)
 	slices.Sort(got.Allowed)
-	if diff := cmp.Diff(want, got.Allowed); diff != "" {
+	if diff := diffLines(want, got.Allowed); diff != "" {
 		t.Errorf("allowed after %d concurrent `always` answers (-want +got):\n%s", n, diff)
 	}
 }

@@ -1,0 +1,12 @@
+package gitrules
+
+import (
+	"os"
+	"testing"
+
+	"github.com/clada/clada/internal/testtmp"
+)
+
+// TestMain runs the tests in a TMPDIR of their own, where ext4 creates
+// the files of their git repositories fast (see internal/testtmp).
+func TestMain(m *testing.M) { os.Exit(testtmp.Run(m)) }

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package testtmp
+
+const useOwnDir = false
+
+func markTop(string) {}

@@ -1,13 +1,14 @@
-// client.mjs drives `clada mcp` with the official TypeScript SDK's client
+// client.mjs drives clada's MCP server (clada-mcp, what `clada mcp`
+// starts) with the official TypeScript SDK's client
 // (@modelcontextprotocol/sdk, pinned in package.json), so that clada's
 // server is not only tested against the Go SDK it is built on. It runs the
-// flows of cmd/clada/mcp_test.go once: tools listed; check and run; a
+// flows of mcpserver/e2e_test.go once: tools listed; check and run; a
 // denial as isError; elicitation accept, decline and always; a job that
 // goes to the background and finishes; kill; disconnect kills the jobs.
 //
-//   node client.mjs CLADA WORKDIR
+//   node client.mjs CLADA_MCP WORKDIR
 //
-// CLADA is the clada executable, WORKDIR an empty directory for the
+// CLADA_MCP is the clada-mcp executable, WORKDIR an empty directory for the
 // project roots. Prints "ok FLOW" per flow that passed and exits 0 when
 // all did; a failed check prints "FAIL FLOW: what" and exits 1.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,9 +17,9 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [clada, workdir] = process.argv.slice(2);
-if (!clada || !workdir) {
-  console.error('usage: node client.mjs CLADA WORKDIR');
+const [server, workdir] = process.argv.slice(2);
+if (!server || !workdir) {
+  console.error('usage: node client.mjs CLADA_MCP WORKDIR');
   process.exit(2);
 }
 
@@ -43,12 +44,12 @@ function newRoot(files = {}) {
   return root;
 }
 
-// connect starts `clada mcp --root root` and connects a client to it;
+// connect starts `clada-mcp --root root` and connects a client to it;
 // elicit, when given, answers clada's questions.
 async function connect(root, elicit) {
   const transport = new StdioClientTransport({
-    command: clada,
-    args: ['mcp', '--root', root],
+    command: server,
+    args: ['--root', root],
     cwd: root,
     env: { HOME: '/no-home', CI: '', GORACE: `${process.env.GORACE ?? ''} atexit_sleep_ms=0` },
     stderr: 'pipe',

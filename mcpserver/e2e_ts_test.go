@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package mcpserver_test
 
 import (
 	"context"
@@ -22,7 +22,7 @@ const tsClientDir = "testdata/mcp-ts"
 
 // TestMCPTypeScriptClient runs the flows of the Go SDK tests in this
 // package once more with the TypeScript SDK's client, against this test
-// binary as clada: tools listed; check and run; a denial as isError;
+// binary as clada-mcp: tools listed; check and run; a denial as isError;
 // elicitation accept, decline and always; a background job that
 // finishes; kill; disconnect kills the jobs. Without node or the
 // installed SDK it is skipped, saying what to install; in CI (CI set) it
@@ -38,7 +38,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		missing("node is not installed: the TypeScript SDK client test needs node ≥ 20 and `npm ci --prefix cmd/clada/%s`", tsClientDir)
+		missing("node is not installed: the TypeScript SDK client test needs node ≥ 20 and `npm ci --prefix mcpserver/%s`", tsClientDir)
 	}
 	var pkg, installed struct {
 		Dependencies map[string]string `json:"dependencies"`
@@ -54,7 +54,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	want := pkg.Dependencies["@modelcontextprotocol/sdk"]
 	data, err = os.ReadFile(filepath.Join(tsClientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
 	if errors.Is(err, os.ErrNotExist) {
-		missing("the TypeScript SDK is not installed: run `npm ci --prefix cmd/clada/%s`", tsClientDir)
+		missing("the TypeScript SDK is not installed: run `npm ci --prefix mcpserver/%s`", tsClientDir)
 	} else if err != nil {
 		t.Fatal(err)
 	}
@@ -62,21 +62,17 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	if installed.Version != want {
-		t.Fatalf("@modelcontextprotocol/sdk %s is installed, package.json pins %s: run `npm ci --prefix cmd/clada/%s`", installed.Version, want, tsClientDir)
+		t.Fatalf("@modelcontextprotocol/sdk %s is installed, package.json pins %s: run `npm ci --prefix mcpserver/%s`", installed.Version, want, tsClientDir)
 	}
 
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := t.TempDir()
-	// TestMain runs this binary as clada and as clada-mcp under those
-	// names; clada mcp starts the clada-mcp next to it.
-	clada := filepath.Join(bin, "clada")
-	for _, name := range []string{"clada", mcpProgram} {
-		if err := os.Symlink(exe, filepath.Join(bin, name)); err != nil {
-			t.Fatal(err)
-		}
+	// TestMain runs this binary as clada-mcp under that name.
+	server := filepath.Join(t.TempDir(), "clada-mcp")
+	if err := os.Symlink(exe, server); err != nil {
+		t.Fatal(err)
 	}
 	script, err := filepath.Abs(filepath.Join(tsClientDir, "client.mjs"))
 	if err != nil {
@@ -84,7 +80,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, script, clada, t.TempDir())
+	cmd := exec.CommandContext(ctx, node, script, server, t.TempDir())
 	cmd.Dir = tsClientDir
 	out, err := cmd.CombinedOutput()
 	t.Logf("node client.mjs (@modelcontextprotocol/sdk %s):\n%s", installed.Version, out)

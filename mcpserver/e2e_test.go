@@ -2,7 +2,7 @@
 
 //lint:file-ignore SA1019 MCP roots are deprecated only from protocol 2026-07-28, which clada mcp does not speak; it checks roots, so the tests offer them
 
-package main
+package mcpserver_test
 
 import (
 	"bytes"
@@ -60,20 +60,12 @@ func startMCP(t *testing.T, root string, opts *mcp.ClientOptions, args ...string
 	return connectMCP(t, root, mcp.NewClient(&mcp.Implementation{Name: "clada-test", Version: "0"}, opts), args...)
 }
 
-// connectMCP starts `clada mcp --root root args...` and connects client.
-// clada mcp starts the clada-mcp next to clada: both are this test binary
-// (TestMain), linked under those names into a directory of their own.
+// connectMCP starts clada-mcp --root root args... (what clada mcp
+// starts; this test binary under that name, see TestMain) and connects
+// client.
 func connectMCP(t *testing.T, root string, client *mcp.Client, args ...string) *mcpSession {
 	t.Helper()
-	cmd := cladaCmd(t, root, append([]string{"mcp", "--root", root}, args...)...)
-	bin := t.TempDir()
-	for _, name := range []string{"clada", mcpProgram} {
-		if err := os.Symlink(cmd.Path, filepath.Join(bin, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd.Path = filepath.Join(bin, "clada")
-	cmd.Args[0] = cmd.Path
+	cmd := serverCmd(t, root, append([]string{"--root", root}, args...)...)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

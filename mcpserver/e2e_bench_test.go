@@ -1,4 +1,6 @@
-package bench_test
+//go:build linux
+
+package mcpserver_test
 
 import (
 	"context"
@@ -15,14 +17,14 @@ import (
 
 // BenchmarkMCPCheck is one round trip of clada mcp's check tool as an
 // agent makes it: the official Go SDK's client writes the request to the
-// stdin of a real `clada mcp` process (the release build) and decodes the
-// result from its stdout. bench/mcpcheck does the same from bench/run.sh
+// stdin of a real clada-mcp process (the release build, what `clada mcp`
+// starts) and decodes the result from its stdout. bench/mcpcheck does the same from bench/run.sh
 // and also reads the server's idle RSS; see bench/README.md. With
 // -benchtime of 100 calls or more it reports the server's RSS after the
 // calls and after it sat idle (rss-busy-KiB, rss-idle-KiB).
 func BenchmarkMCPCheck(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "clada")
-	build := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", bin, "./cmd/clada")
+	bin := filepath.Join(b.TempDir(), "clada-mcp")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/clada-mcp")
 	build.Dir = ".."
 	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as README's Install builds it
 	if out, err := build.CombinedOutput(); err != nil {
@@ -32,7 +34,7 @@ func BenchmarkMCPCheck(b *testing.B) {
 	if err := os.Mkdir(filepath.Join(root, ".clada"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(bin, "mcp", "--root", root)
+	cmd := exec.Command(bin, "--root", root)
 	cmd.Env = append(os.Environ(), "CI=")
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -57,7 +59,7 @@ func BenchmarkMCPCheck(b *testing.B) {
 	}
 	b.StopTimer()
 	busy := rssKiB(b, cmd.Process.Pid)
-	time.Sleep(3 * time.Second) // clada mcp gives memory back after 2 s idle
+	time.Sleep(3 * time.Second) // clada-mcp gives memory back after 2 s idle
 	b.ReportMetric(float64(busy), "rss-busy-KiB")
 	b.ReportMetric(float64(rssKiB(b, cmd.Process.Pid)), "rss-idle-KiB")
 }

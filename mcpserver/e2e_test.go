@@ -649,20 +649,20 @@ func TestMCPJobLimits(t *testing.T) {
 	t.Parallel()
 	root := jobRoot(t)
 	writeFile(t, filepath.Join(root, ".clada", "config.toml"),
-		"background_after = \"1s\"\njob_timeout = \"3s\"\njob_max_output = \"64KiB\"\ntimeout = \"1s\"\nmax_output = \"1KiB\"\n", 0o644)
+		"background_after = \"1s\"\njob_timeout = \"2s\"\njob_max_output = \"64KiB\"\ntimeout = \"1s\"\nmax_output = \"1KiB\"\n", 0o644)
 	writeFile(t, filepath.Join(root, ".clada", "commands.toml"), "allowed = ['./slow.sh *', './spawn.sh', './loud.sh']\n", 0o644)
 	writeFile(t, filepath.Join(root, "loud.sh"), "#!/bin/sh\nexec yes loud\n", 0o755)
 	s := startMCP(t, root, nil)
 
 	// spawn.sh goes to the background at once and runs until job_timeout
-	// kills it; the checks below run while its 3 s pass.
+	// kills it; the checks below run while its 2 s pass.
 	spawned := jobOf(t, s.call("run", map[string]any{"command": "./spawn.sh", "background_after": 0.2}))
 	waitFile(t, filepath.Join(root, "bg.pid"))
 
 	// Backgrounded after config's 1 s, not the 30 s default; it outlives
 	// the 1 s run timeout, which does not apply, and exits on its own.
 	start := time.Now()
-	res := s.call("run", map[string]any{"command": "./slow.sh 2"})
+	res := s.call("run", map[string]any{"command": "./slow.sh 1.5"})
 	id := jobOf(t, res)
 	if took := time.Since(start); took < 900*time.Millisecond || took > 10*time.Second {
 		t.Errorf("run returned after %s, want about background_after = 1s", took)
@@ -680,8 +680,8 @@ func TestMCPJobLimits(t *testing.T) {
 			}
 		}
 	}
-	if out := waitJob(id); out["status"] != "exited" || out["exit_code"] != float64(0) || out["stdout"] != "start 2\nend 2\n" {
-		t.Errorf("slow.sh 2 under job_timeout 3s: %v", out)
+	if out := waitJob(id); out["status"] != "exited" || out["exit_code"] != float64(0) || out["stdout"] != "start 1.5\nend 1.5\n" {
+		t.Errorf("slow.sh 1.5 under job_timeout 2s: %v", out)
 	}
 
 	// Killed at job_max_output (64 KiB), not at max_output (1 KiB); the
@@ -707,7 +707,7 @@ func TestMCPJobLimits(t *testing.T) {
 
 	// spawn.sh: killed at job_timeout, with its process group.
 	out = waitJob(spawned)
-	if out["status"] != "timed out" || out["timed_out"] != true || !strings.Contains(out["text"].(string), "timed out after 3") {
+	if out["status"] != "timed out" || out["timed_out"] != true || !strings.Contains(out["text"].(string), "timed out after 2") {
 		t.Errorf("spawn.sh past job_timeout: %v", out)
 	}
 	waitGone(t, filepath.Join(root, "bg.pid"), "job_timeout")

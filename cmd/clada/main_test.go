@@ -103,6 +103,7 @@ func (c fastClock) NewTimer(d time.Duration) *time.Timer {
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	python := interpreterDir(t, "python3")
+	bin := scriptBin(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
@@ -120,6 +121,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("TEST_GOCACHE", testGoCache())
 			if python != "" {
 				env.Setenv("PATH", python+string(os.PathListSeparator)+env.Getenv("PATH"))
+			}
+			if bin != "" {
+				env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 			}
 			return os.MkdirAll(filepath.Join(env.WorkDir, ".clada"), 0o755)
 		},

@@ -1,4 +1,4 @@
-package mcpserver_test
+package main
 
 import (
 	"os"
@@ -6,21 +6,21 @@ import (
 	"testing"
 
 	"github.com/clada/clada/internal/testtmp"
-	"github.com/clada/clada/mcpserver"
 	"github.com/clada/clada/sandbox"
 )
 
 // TestMain runs this test binary as clada-mcp when it is started under
-// that name, exactly as cmd/clada-mcp's main does: the end-to-end tests
-// (e2e_*_test.go) start it so, the real server over stdio. Otherwise it
-// runs the tests, whose files go to a TMPDIR of their own (see
-// internal/testtmp).
+// that name: the end-to-end tests (e2e_*_test.go) start it so, the real
+// server over stdio. Otherwise it runs the tests, whose files go to a
+// TMPDIR of their own (see internal/testtmp). (These tests live here, not
+// in mcpserver, also so that go test ./... links and starts them early,
+// next to cmd/clada's, instead of last.)
 func TestMain(m *testing.M) {
 	// clada-mcp's namespace re-exec starts this binary again under the
 	// same name, with the namespace argument that sandbox.Main takes off.
 	sandbox.Main()
 	if filepath.Base(os.Args[0]) == "clada-mcp" {
-		os.Exit(mcpserver.Main(os.Args, os.Stdin, os.Stdout, os.Stderr, ""))
+		main()
 	}
 	os.Exit(testtmp.Run(m))
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package mcpserver_test
+package main
 
 import (
 	"errors"

@@ -13,16 +13,12 @@ import (
 	"testing"
 )
 
-// cladaOnPath returns a PATH whose first directory holds `clada`: a link
-// to this test binary, which TestMain runs as clada under that name.
+// cladaOnPath returns a PATH whose first directory holds `clada` (a link
+// to cladaExe).
 func cladaOnPath(t *testing.T) string {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	bin := t.TempDir()
-	if err := os.Symlink(exe, filepath.Join(bin, "clada")); err != nil {
+	if err := os.Symlink(cladaExe(t), filepath.Join(bin, "clada")); err != nil {
 		t.Fatal(err)
 	}
 	return bin + string(os.PathListSeparator) + os.Getenv("PATH")

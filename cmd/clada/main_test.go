@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 	sandbox.Main()
 	// The tests and the scripts make their files in a TMPDIR of their
 	// own, where ext4 creates them fast (see internal/testtmp).
-	testscript.Main(testtmp.M(m), map[string]func(){
+	testscript.Main(testtmp.M(removingReleaseBin{m}), map[string]func(){
 		"clada": main,
 		// clada-mcp stands in for the MCP server that clada mcp
 		// starts (cmd/clada-mcp, tested there): it prints the

@@ -24,6 +24,7 @@ var releaseBin = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	builtDir = dir
 	args := []string{"build", "-tags", "urfave_cli_no_docs", "-o", filepath.Join(dir, "clada")}
 	env := os.Environ()
 	if raceBuild {
@@ -40,6 +41,20 @@ var releaseBin = sync.OnceValues(func() (string, error) {
 	return dir, nil
 })
 
+// builtDir is the directory releaseBin made, "" before.
+var builtDir string
+
+// removingReleaseBin runs the tests, then removes the release build.
+type removingReleaseBin struct{ m *testing.M }
+
+func (r removingReleaseBin) Run() int {
+	code := r.m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	return code
+}
+
 type buildError struct {
 	err error
 	out string
@@ -47,15 +62,29 @@ type buildError struct {
 
 func (e *buildError) Error() string { return "go build: " + e.err.Error() + "\n" + e.out }
 
+// cladaExe is the clada that tests start as a process: the release build
+// when there is one, else this test binary, which TestMain runs as clada
+// when it is started under that name.
+func cladaExe(t *testing.T) string {
+	t.Helper()
+	if dir, err := releaseBin(); err == nil {
+		return filepath.Join(dir, "clada")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
 // scriptBin returns the directory to put first on the scripts' PATH so
 // that `exec clada` starts the release build, or "" to leave the test
-// binary as clada; the directory is removed when t ends.
+// binary as clada. TestMain removes the directory when the tests end.
 func scriptBin(t *testing.T) string {
 	dir, err := releaseBin()
 	if err != nil {
 		t.Logf("the scripts start the test binary as clada: %v", err)
 		return ""
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
 }

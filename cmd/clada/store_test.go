@@ -20,11 +20,7 @@ import (
 // TestMain turns into a call of main's run. The project root is root.
 func cladaCmd(t *testing.T, root string, args ...string) *exec.Cmd {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := &exec.Cmd{Path: exe, Args: append([]string{"clada"}, args...), Dir: root}
+	cmd := &exec.Cmd{Path: cladaExe(t), Args: append([]string{"clada"}, args...), Dir: root}
 	// Under -race a process that exits 0 sleeps a second first
 	// (atexit_sleep_ms); these tests start many.
 	cmd.Env = append(os.Environ(), "HOME=/no-home", "CI=", "GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=0")

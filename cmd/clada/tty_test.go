@@ -54,6 +54,15 @@ func startTTYProgram(t *testing.T, program, root, csl string, args ...string) *t
 	}
 	r := &ttyRun{t: t, ptmx: ptmx, done: make(chan error, 1), read: make(chan struct{})}
 	cmd := cladaCmd(t, root, append([]string{"run", "--root", root}, args...)...)
+	if program != "clada" {
+		// A program of this test binary's (TestMain), such as
+		// clada-fastclock.
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Path = exe
+	}
 	cmd.Args[0] = program
 	cmd.Stdin = strings.NewReader(csl)
 	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr

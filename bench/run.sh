@@ -58,7 +58,9 @@ CLADA="$WORK/clada-nodocs"
 # the median of the per-round ratios A/B, so that load that comes and
 # goes between rounds cancels out of the ratio.
 have_hyperfine=false
-[ -z "${BENCH_NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null 2>&1 && have_hyperfine=true
+# hyperfine before 1.16 has no --input (Debian 12 ships 1.15): the loop then.
+[ -z "${BENCH_NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null 2>&1 &&
+  hyperfine --help 2>/dev/null | grep -q -- '--input' && have_hyperfine=true
 ROUNDS=5
 declare -A MS RATIO CPU
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -25,7 +26,7 @@ var releaseBin = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	builtDir = dir
-	args := []string{"build", "-tags", "urfave_cli_no_docs", "-o", filepath.Join(dir, "clada")}
+	args := []string{"build", "-tags", "urfave_cli_no_docs", "-o", filepath.Join(dir, exeName)}
 	env := os.Environ()
 	if raceBuild {
 		args = append(args, "-race")
@@ -40,6 +41,9 @@ var releaseBin = sync.OnceValues(func() (string, error) {
 	}
 	return dir, nil
 })
+
+// exeName is clada's file name here.
+var exeName = map[bool]string{false: "clada", true: "clada.exe"}[runtime.GOOS == "windows"]
 
 // builtDir is the directory releaseBin made, "" before.
 var builtDir string
@@ -68,7 +72,7 @@ func (e *buildError) Error() string { return "go build: " + e.err.Error() + "\n"
 func cladaExe(t *testing.T) string {
 	t.Helper()
 	if dir, err := releaseBin(); err == nil {
-		return filepath.Join(dir, "clada")
+		return filepath.Join(dir, exeName)
 	}
 	exe, err := os.Executable()
 	if err != nil {

@@ -186,6 +186,18 @@ func (c *Commands) Refresh() (changed bool, err error) {
 	return changed, nil
 }
 
+// AllowedPatterns returns the allowed list as last read. The list is
+// replaced, never changed in place, when the files are read again, so
+// the caller may range over it while another goroutine refreshes.
+func (c *Commands) AllowedPatterns() []Pattern {
+	if c == nil {
+		return nil
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.Allowed
+}
+
 // MatchAllowed returns the first allowed pattern that matches argv.
 func (c *Commands) MatchAllowed(argv []string) (Pattern, bool) {
 	c.mu.RLock()

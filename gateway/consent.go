@@ -24,7 +24,7 @@ const RulePatternWord = "pattern-word"
 // it never covers a command that destroys what git cannot restore, nor
 // the commands find -exec runs.
 func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
-	p, ok := matchAllowed(g.opts.Commands.Allowed, argv)
+	p, ok := matchAllowed(g.opts.Commands.AllowedPatterns(), argv)
 	if !ok {
 		return v
 	}

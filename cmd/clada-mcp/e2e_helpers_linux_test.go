@@ -4,32 +4,19 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
-	"time"
 
-	"github.com/clada/clada/sandbox"
+	"github.com/clada/clada/internal/testproc"
 )
 
 // serverCmd is clada-mcp args... in root: this test binary under the name
-// clada-mcp.
+// clada-mcp (TestMain).
 func serverCmd(t *testing.T, root string, args ...string) *exec.Cmd {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := &exec.Cmd{Path: exe, Args: append([]string{"clada-mcp"}, args...), Dir: root}
-	// Under -race a process that exits 0 sleeps a second first
-	// (atexit_sleep_ms); these tests start many.
-	cmd.Env = append(os.Environ(), "HOME=/no-home", "CI=", "GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=0")
-	return cmd
+	return testproc.Command(testproc.Self(t), "clada-mcp", root, args...)
 }
 
 // newRoot returns a project root with an empty .clada/.
@@ -40,51 +27,6 @@ func newRoot(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return root
-}
-
-// sandboxPhrase is how a report says a command ran under the sandbox on
-// this machine.
-func sandboxPhrase(t *testing.T) string {
-	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{Root: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close()
-	return sb.Phrase(sandbox.Command{})
-}
-
-// waitGone waits until the process whose pid is in pidFile has ended,
-// failing the test (and killing it) when it still runs after 5 s: after
-// says what should have ended it.
-func waitGone(t *testing.T, pidFile, after string) {
-	t.Helper()
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatalf("the command did not start its grandchild: %v", err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("grandchild %d still runs after %s", pid, after)
-		}
-	}
-}
-
-// alive reports whether pid is a running (not zombie) process.
-func alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// The state follows the parenthesised command name.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
 // exitCodeOf returns the exit code of a finished command, failing the test

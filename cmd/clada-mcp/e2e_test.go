@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/clada/clada/internal/testproc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -339,7 +340,7 @@ func TestMCPElicitation(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("requested schema %s", schema)
 			}
-			for _, want := range []string{"run `./mark.sh` in .?", "not in clada's specs", "within 60s", "It runs " + sandboxPhrase(t) + "."} {
+			for _, want := range []string{"run `./mark.sh` in .?", "not in clada's specs", "within 60s", "It runs " + testproc.SandboxPhrase(t) + "."} {
 				if !strings.Contains(qs[0].Message, want) {
 					t.Errorf("question %q does not mention %q", qs[0].Message, want)
 				}
@@ -477,8 +478,8 @@ func TestMCPKill(t *testing.T) {
 	if out := structured(t, res); out["status"] != "killed" || !strings.Contains(text(res), "stopped (by the kill tool)") {
 		t.Errorf("kill: %v\n%s", out, text(res))
 	}
-	waitGone(t, filepath.Join(root, "bg.pid"), "kill")
-	waitGone(t, filepath.Join(root, "fg.pid"), "kill")
+	testproc.WaitGone(t, filepath.Join(root, "bg.pid"), "kill")
+	testproc.WaitGone(t, filepath.Join(root, "fg.pid"), "kill")
 	res = s.call("kill", map[string]any{"job": id})
 	if out := structured(t, res); res.IsError || out["status"] != "killed" || !strings.Contains(text(res), "had already ended") {
 		t.Errorf("kill of an ended job: %v\n%s", out, text(res))
@@ -504,8 +505,8 @@ func TestMCPDisconnectKillsJobs(t *testing.T) {
 	if st := s.cmd.ProcessState; st == nil || !st.Exited() || st.ExitCode() != 0 {
 		t.Errorf("clada mcp did not exit 0 on its own: %v\nstderr:\n%s", st, s.stderr)
 	}
-	waitGone(t, filepath.Join(root, "bg.pid"), "the client disconnected")
-	waitGone(t, filepath.Join(root, "fg.pid"), "the client disconnected")
+	testproc.WaitGone(t, filepath.Join(root, "bg.pid"), "the client disconnected")
+	testproc.WaitGone(t, filepath.Join(root, "fg.pid"), "the client disconnected")
 }
 
 // TestMCPConcurrentRuns: ten runs at once each get their own command's
@@ -710,8 +711,8 @@ func TestMCPJobLimits(t *testing.T) {
 	if out["status"] != "timed out" || out["timed_out"] != true || !strings.Contains(out["text"].(string), "timed out after 2") {
 		t.Errorf("spawn.sh past job_timeout: %v", out)
 	}
-	waitGone(t, filepath.Join(root, "bg.pid"), "job_timeout")
-	waitGone(t, filepath.Join(root, "fg.pid"), "job_timeout")
+	testproc.WaitGone(t, filepath.Join(root, "bg.pid"), "job_timeout")
+	testproc.WaitGone(t, filepath.Join(root, "fg.pid"), "job_timeout")
 }
 
 func sizeOf(info os.FileInfo) int64 {

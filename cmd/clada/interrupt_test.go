@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/clada/clada/internal/testproc"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,5 +62,5 @@ func TestInterruptStopsEverything(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "after")); err == nil {
 		t.Error("a block ran after the interrupt")
 	}
-	waitGone(t, filepath.Join(root, "bg.pid"), "Ctrl-C")
+	testproc.WaitGone(t, filepath.Join(root, "bg.pid"), "Ctrl-C")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/clada/clada/internal/testproc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,11 +21,7 @@ import (
 // TestMain turns into a call of main's run. The project root is root.
 func cladaCmd(t *testing.T, root string, args ...string) *exec.Cmd {
 	t.Helper()
-	cmd := &exec.Cmd{Path: cladaExe(t), Args: append([]string{"clada"}, args...), Dir: root}
-	// Under -race a process that exits 0 sleeps a second first
-	// (atexit_sleep_ms); these tests start many.
-	cmd.Env = append(os.Environ(), "HOME=/no-home", "CI=", "GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=0")
-	return cmd
+	return testproc.Command(cladaExe(t), "clada", root, args...)
 }
 
 // newRoot returns a project root with an empty .clada/.

@@ -6,11 +6,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/clada/clada/internal/testproc"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -270,7 +270,7 @@ func TestTTYPromptPrefix(t *testing.T) {
 	t.Parallel()
 	root := newRoot(t)
 	r := startTTY(t, root, "<---RUN--->\ntrue run one\n<---END--->\n")
-	r.expect("clada: run `true run one` in . (`true` is not in clada's specs) [" + sandboxPhrase(t) + "]? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
+	r.expect("clada: run `true run one` in . (`true` is not in clada's specs) [" + testproc.SandboxPhrase(t) + "]? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
 	r.answer("p\n")
 	code, _ := r.wait(ttyWait)
 	if code != exitOK {
@@ -424,39 +424,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	if !strings.Contains(string(out), "timed out after") {
 		t.Errorf("report does not say timed out:\n%s", out)
 	}
-	waitGone(t, filepath.Join(root, "bg.pid"), "the timeout")
-}
-
-// waitGone fails the test unless the process whose pid is in pidFile is
-// gone within 5 s; it kills a survivor so no test leaves one behind.
-func waitGone(t *testing.T, pidFile, after string) {
-	t.Helper()
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatalf("the command did not start its grandchild: %v", err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("grandchild %d still runs after %s", pid, after)
-		}
-	}
-}
-
-// alive reports whether pid is a running (not zombie) process.
-func alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// The state follows the parenthesised command name.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+	testproc.WaitGone(t, filepath.Join(root, "bg.pid"), "the timeout")
 }
 
 // TestConcurrentAlways: several clada runs, each on its own terminal, are

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"github.com/clada/clada/internal/testproc"
 	"os"
@@ -25,29 +24,11 @@ func cladaCmd(t *testing.T, root string, args ...string) *exec.Cmd {
 }
 
 // newRoot returns a project root with an empty .clada/.
-func newRoot(t *testing.T) string {
-	t.Helper()
-	root := t.TempDir()
-	if err := os.Mkdir(filepath.Join(root, ".clada"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
+func newRoot(t *testing.T) string { return testproc.NewRoot(t) }
 
 // exitCodeOf returns the exit code of a finished command, failing the test
 // when it did not start or was killed.
-func exitCodeOf(t *testing.T, err error) int {
-	t.Helper()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee) && ee.Exited():
-		return ee.ExitCode()
-	}
-	t.Fatalf("clada did not run to completion: %v", err)
-	return -1
-}
+func exitCodeOf(t *testing.T, err error) int { return testproc.ExitCode(t, err) }
 
 // commandsFile is .clada/commands.toml decoded directly, independent of
 // the approve package that writes it.

@@ -4,8 +4,10 @@
 package testproc
 
 import (
+	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -29,4 +31,29 @@ func Self(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return exe
+}
+
+// NewRoot returns a project root with an empty .clada/.
+func NewRoot(t testing.TB) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".clada"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// ExitCode returns the exit code of a finished command, failing the test
+// when it did not start or was killed.
+func ExitCode(t testing.TB, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee) && ee.Exited():
+		return ee.ExitCode()
+	}
+	t.Fatalf("the program did not run to completion: %v", err)
+	return -1
 }

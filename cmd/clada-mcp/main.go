@@ -8,7 +8,7 @@ package main
 import (
 	"os"
 
-	"github.com/clada/clada/mcpserver"
+	"github.com/clada/clada/cmd/clada-mcp/mcpserver"
 	"github.com/clada/clada/sandbox"
 )
 

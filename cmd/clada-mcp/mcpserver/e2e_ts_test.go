@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package mcpserver_test
 
 import (
 	"context"
@@ -38,7 +38,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		missing("node is not installed: the TypeScript SDK client test needs node ≥ 20 and `npm ci --prefix cmd/clada-mcp/%s`", tsClientDir)
+		missing("node is not installed: the TypeScript SDK client test needs node ≥ 20 and `npm ci --prefix cmd/clada-mcp/mcpserver/%s`", tsClientDir)
 	}
 	var pkg, installed struct {
 		Dependencies map[string]string `json:"dependencies"`
@@ -54,7 +54,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	want := pkg.Dependencies["@modelcontextprotocol/sdk"]
 	data, err = os.ReadFile(filepath.Join(tsClientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
 	if errors.Is(err, os.ErrNotExist) {
-		missing("the TypeScript SDK is not installed: run `npm ci --prefix cmd/clada-mcp/%s`", tsClientDir)
+		missing("the TypeScript SDK is not installed: run `npm ci --prefix cmd/clada-mcp/mcpserver/%s`", tsClientDir)
 	} else if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	if installed.Version != want {
-		t.Fatalf("@modelcontextprotocol/sdk %s is installed, package.json pins %s: run `npm ci --prefix cmd/clada-mcp/%s`", installed.Version, want, tsClientDir)
+		t.Fatalf("@modelcontextprotocol/sdk %s is installed, package.json pins %s: run `npm ci --prefix cmd/clada-mcp/mcpserver/%s`", installed.Version, want, tsClientDir)
 	}
 
 	exe, err := os.Executable()

@@ -2,7 +2,7 @@
 
 //lint:file-ignore SA1019 MCP roots are deprecated only from protocol 2026-07-28, which clada mcp does not speak; it checks roots, so the tests offer them
 
-package main
+package mcpserver_test
 
 import (
 	"bytes"

@@ -2,7 +2,7 @@
 // starts) with the official TypeScript SDK's client
 // (@modelcontextprotocol/sdk, pinned in package.json), so that clada's
 // server is not only tested against the Go SDK it is built on. It runs the
-// flows of cmd/clada-mcp/e2e_test.go once: tools listed; check and run; a
+// flows of cmd/clada-mcp/mcpserver/e2e_test.go once: tools listed; check and run; a
 // denial as isError; elicitation accept, decline and always; a job that
 // goes to the background and finishes; kill; disconnect kills the jobs.
 //

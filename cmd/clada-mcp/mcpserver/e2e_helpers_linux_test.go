@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package mcpserver_test
 
 import (
 	"os/exec"

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package mcpserver_test
 
 import (
 	"context"
@@ -25,7 +25,7 @@ import (
 func BenchmarkMCPCheck(b *testing.B) {
 	bin := filepath.Join(b.TempDir(), "clada-mcp")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/clada-mcp")
-	build.Dir = filepath.Join("..", "..")
+	build.Dir = filepath.Join("..", "..", "..")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as README's Install builds it
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)

@@ -1,0 +1,28 @@
+package mcpserver_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/clada/clada/cmd/clada-mcp/mcpserver"
+	"github.com/clada/clada/internal/testtmp"
+	"github.com/clada/clada/sandbox"
+)
+
+// TestMain runs this test binary as clada-mcp when it is started under
+// that name, as cmd/clada-mcp's main does: the end-to-end tests
+// (e2e_*_test.go) start it so, the real server over stdio. Otherwise it
+// runs the tests, whose files go to a TMPDIR of their own (see
+// internal/testtmp). (The package lives under cmd/clada-mcp also so that
+// go test ./... links and starts these tests early, next to cmd/clada's,
+// instead of last.)
+func TestMain(m *testing.M) {
+	// clada-mcp's namespace re-exec starts this binary again under the
+	// same name, with the namespace argument that sandbox.Main takes off.
+	sandbox.Main()
+	if filepath.Base(os.Args[0]) == "clada-mcp" {
+		os.Exit(mcpserver.Main(os.Args, os.Stdin, os.Stdout, os.Stderr, ""))
+	}
+	os.Exit(testtmp.Run(m))
+}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/clada/clada/internal/smallfile"
 	"io"
 	"io/fs"
 	"os"
@@ -19,6 +18,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/gofrs/flock"
+
+	"github.com/clada/clada/internal/smallfile"
 )
 
 // Names of the files in the .clada directory that this file manages.

@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/clada/clada/internal/smallfile"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/clada/clada/gitrules"
+	"github.com/clada/clada/internal/smallfile"
 )
 
 // patchTargets denies a git format-patch output directory res (written as

@@ -3,11 +3,12 @@ package specs
 import (
 	"bufio"
 	"bytes"
-	"github.com/clada/clada/internal/smallfile"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/clada/clada/internal/smallfile"
 )
 
 // RuleGitInclude asks about git commands while the git configuration reads

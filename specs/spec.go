@@ -5,7 +5,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"github.com/clada/clada/internal/smallfile"
 	"io"
 	"os"
 	"path"
@@ -16,6 +15,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/clada/clada/internal/smallfile"
 )
 
 // The embedded specs: default.toml (pack "default") and one file per

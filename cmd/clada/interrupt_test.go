@@ -4,13 +4,14 @@ package main
 
 import (
 	"bytes"
-	"github.com/clada/clada/internal/testproc"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/clada/clada/internal/testproc"
 )
 
 // TestInterruptStopsEverything: SIGINT (Ctrl-C) while a command runs

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/clada/clada/internal/testproc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/clada/clada/internal/testproc"
 )
 
 // cladaCmd returns a command that runs clada in a process of its own: the

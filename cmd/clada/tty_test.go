@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/clada/clada/internal/testproc"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,6 +17,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/clada/clada/internal/testproc"
 )
 
 // ttyRun is one `clada run` whose stdin is a pipe carrying the CSL and

@@ -2,7 +2,7 @@ package specs
 
 import (
 	"bytes"
-	"embed"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -21,15 +21,11 @@ import (
 
 // The embedded specs: default.toml (pack "default") and one file per
 // pack under packs/ (packs/go.toml is pack "go"), so that adding a tool
-// touches one file. A command is in exactly one pack.
-//
-//go:embed default.toml packs/*.toml
-var embedded embed.FS
-
-// The same files as strings, which the start of every clada splits:
-// embed.FS.ReadFile copies a file to the heap (~100 µs at start for the
-// 40 KB, page faults included), while a string is the binary's own
-// read-only data. TestEmbeddedList keeps this list equal to the files.
+// touches one file. A command is in exactly one pack. They are strings,
+// which the start of every clada splits: embed.FS.ReadFile would copy a
+// file to the heap (~100 µs at start for the 40 KB, page faults
+// included), while a string is the binary's own read-only data.
+// TestEmbeddedList keeps this list equal to the files.
 var (
 	//go:embed default.toml
 	defaultTOML string

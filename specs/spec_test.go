@@ -2,6 +2,7 @@ package specs
 
 import (
 	"bytes"
+	"embed"
 	"errors"
 	"flag"
 	"io/fs"
@@ -433,6 +434,12 @@ max_paths = 1
 		}
 	}
 }
+
+// embedded is every spec file under specs/, for the tests that check
+// embeddedFiles against them.
+//
+//go:embed default.toml packs/*.toml
+var embedded embed.FS
 
 // TestEmbeddedList: embeddedFiles, the strings every start splits, are
 // exactly the files embedded (default.toml first, then every pack), with

@@ -159,20 +159,22 @@ func Open(o Options) (*Project, error) {
 // symlinks resolved (a person may stand in /tmp while the root is
 // /private/tmp).
 func base(root, wd string) string {
-	if rel, ok := inside(root, wd); ok {
+	if rel, ok := Inside(root, wd); ok {
 		return rel
 	}
 	r, err1 := filepath.EvalSymlinks(root)
 	w, err2 := filepath.EvalSymlinks(wd)
 	if err1 == nil && err2 == nil {
-		if rel, ok := inside(r, w); ok {
+		if rel, ok := Inside(r, w); ok {
 			return rel
 		}
 	}
 	return ""
 }
 
-func inside(root, p string) (string, bool) {
+// Inside returns p relative to root, slash-separated ("" for root itself),
+// and whether p is root or below it; both are compared as written.
+func Inside(root, p string) (string, bool) {
 	rel, err := filepath.Rel(root, p)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return "", false

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/clada/clada/project"
 )
 
 // mcpProgram is the executable that serves clada mcp (cmd/clada-mcp).
@@ -87,12 +89,12 @@ func findMCP() (string, error) {
 		"install both: go install github.com/clada/clada/cmd/...@latest")
 }
 
-// inside reports whether dir is wd or below it (both absolute, cleaned
-// by the caller's filepath functions).
+// inside reports whether dir is wd or below it; never when there is no
+// working directory.
 func inside(dir, wd string) bool {
 	if wd == "" {
 		return false
 	}
-	rel, err := filepath.Rel(wd, dir)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	_, ok := project.Inside(wd, dir)
+	return ok
 }

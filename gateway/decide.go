@@ -276,9 +276,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 		switch sv.Outcome {
 		case specs.Allow:
 			env := sv.Env
-			if g.opts.DecideOnly {
-				// Not run: no PATH to work out.
-			} else if p, dropped := g.systemPath(); dropped {
+			if p, dropped := g.systemPath(); dropped {
 				env = append(append([]string(nil), sv.Env...), "PATH="+p)
 			}
 			v := g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,

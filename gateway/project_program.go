@@ -98,8 +98,12 @@ func relInside(root, p string) (string, bool) {
 //
 // The answer is kept until the gateway forgets what it learned about the
 // file system: it resolves every PATH entry, which the dry run would
-// otherwise do for every allowed block.
+// otherwise do for every allowed block. A decide-only gateway never runs
+// a command, so it leaves PATH alone ("", false) and resolves nothing.
 func (g *Gateway) systemPath() (string, bool) {
+	if g.opts.DecideOnly {
+		return "", false
+	}
 	if g.sysPath == nil {
 		p, dropped := g.findSystemPath()
 		g.sysPath = &systemPathResult{p, dropped}

@@ -18,8 +18,5 @@ func execMCP(prog string, args []string, stdin io.Reader, stdout, stderr io.Writ
 	if errors.As(err, &exit) {
 		return exitError(exit.ExitCode())
 	}
-	if err != nil {
-		return err
-	}
-	return nil
+	return err
 }

@@ -24,7 +24,10 @@ func mcpAction(o mcpOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.args > 0 {
 		return withHint(errors.New("clada mcp takes no arguments"), "register it with your agent as: clada mcp [--root DIR]")
 	}
-	prog, err := findMCP()
+	// The project as clada-mcp will find it; a root that does not exist
+	// is clada-mcp's error to report.
+	root, _, _ := project.Locate(o.root)
+	prog, err := findMCP(root)
 	if err != nil {
 		return err
 	}
@@ -47,10 +50,10 @@ func mcpAction(o mcpOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 // findMCP returns the clada-mcp to start: the one next to clada as it was
 // started (os.Args[0] when that is a path, then the executable with its
 // links resolved), where `go install …/cmd/...` and the release archives
-// put it; else the first on PATH that is not inside the working
-// directory, so that a clada-mcp a model wrote into the project is never
-// the one started.
-func findMCP() (string, error) {
+// put it; else the first on PATH that is inside neither the project root
+// nor the working directory (as written or with links resolved), so that
+// a clada-mcp a model wrote into the project is never the one started.
+func findMCP(root string) (string, error) {
 	name := mcpProgram
 	if runtime.GOOS == "windows" {
 		name += ".exe"
@@ -74,11 +77,29 @@ func findMCP() (string, error) {
 		}
 	}
 	wd, _ := os.Getwd()
-	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
-		if d == "" || !filepath.IsAbs(d) || inside(d, wd) {
+	var writable []string // where a model may have written programs
+	for _, d := range []string{root, wd} {
+		if d == "" {
 			continue
 		}
-		if r, err := filepath.EvalSymlinks(d); err != nil || inside(r, wd) {
+		writable = append(writable, d)
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			writable = append(writable, r)
+		}
+	}
+	inProject := func(d string) bool {
+		for _, w := range writable {
+			if _, ok := project.Inside(w, d); ok {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if d == "" || !filepath.IsAbs(d) || inProject(d) {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(d); err != nil || inProject(r) {
 			continue
 		}
 		if p, err := exec.LookPath(filepath.Join(d, mcpProgram)); err == nil {
@@ -87,14 +108,4 @@ func findMCP() (string, error) {
 	}
 	return "", withHint(errors.New("clada mcp needs the clada-mcp executable, which is not next to clada nor on PATH"),
 		"install both: go install github.com/clada/clada/cmd/...@latest")
-}
-
-// inside reports whether dir is wd or below it; never when there is no
-// working directory.
-func inside(dir, wd string) bool {
-	if wd == "" {
-		return false
-	}
-	_, ok := project.Inside(wd, dir)
-	return ok
 }

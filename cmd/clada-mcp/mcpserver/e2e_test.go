@@ -522,7 +522,7 @@ func TestMCPConcurrentRuns(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			arg := fmt.Sprintf("0.%d", i)
+			arg := fmt.Sprintf("%.2f", float64(i)*0.05) // sleeps of 0 to 0.45 s
 			res := s.call("run", map[string]any{"command": "./slow.sh " + arg})
 			out := structured(t, res)
 			if res.IsError || out["exit_code"] != float64(0) || out["stdout"] != fmt.Sprintf("start %s\nend %s\n", arg, arg) {
@@ -646,32 +646,14 @@ func TestMCPBadArguments(t *testing.T) {
 // call gives none; a job is still bound by job_timeout (status "timed
 // out", its process group killed) and by job_max_output (killed at the
 // cap, the report saying so), while the run's own timeout and max_output
-// do not apply to clada mcp's commands.
+// do not apply to clada mcp's commands. The two halves run at once, each
+// with its own server, so the test waits about 1 s, not the sum.
 func TestMCPJobLimits(t *testing.T) {
 	t.Parallel()
-	root := jobRoot(t)
-	writeFile(t, filepath.Join(root, ".clada", "config.toml"),
-		"background_after = \"1s\"\njob_timeout = \"2s\"\njob_max_output = \"64KiB\"\ntimeout = \"1s\"\nmax_output = \"1KiB\"\n", 0o644)
-	writeFile(t, filepath.Join(root, ".clada", "commands.toml"), "allowed = ['./slow.sh *', './spawn.sh', './loud.sh']\n", 0o644)
-	writeFile(t, filepath.Join(root, "loud.sh"), "#!/bin/sh\nexec yes loud\n", 0o755)
-	s := startMCP(t, root, nil)
-
-	// spawn.sh goes to the background at once and runs until job_timeout
-	// kills it; the checks below run while its 2 s pass.
-	spawned := jobOf(t, s.call("run", map[string]any{"command": "./spawn.sh", "background_after": 0.2}))
-	waitFile(t, filepath.Join(root, "bg.pid"))
-
-	// Backgrounded after config's 1 s, not the 30 s default; it outlives
-	// the 1 s run timeout, which does not apply, and exits on its own.
-	start := time.Now()
-	res := s.call("run", map[string]any{"command": "./slow.sh 1.5"})
-	id := jobOf(t, res)
-	if took := time.Since(start); took < 900*time.Millisecond || took > 10*time.Second {
-		t.Errorf("run returned after %s, want about background_after = 1s", took)
-	}
-	waitJob := func(id float64) map[string]any {
+	// waitJob polls a job until it is no longer running.
+	waitJob := func(t *testing.T, s *mcpSession, id float64) map[string]any {
 		t.Helper()
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 			res := s.call("output", map[string]any{"job": id})
 			if out := structured(t, res); out["status"] != "running" {
 				out["text"] = text(res)
@@ -682,38 +664,70 @@ func TestMCPJobLimits(t *testing.T) {
 			}
 		}
 	}
-	if out := waitJob(id); out["status"] != "exited" || out["exit_code"] != float64(0) || out["stdout"] != "start 1.5\nend 1.5\n" {
-		t.Errorf("slow.sh 1.5 under job_timeout 2s: %v", out)
-	}
 
-	// Killed at job_max_output (64 KiB), not at max_output (1 KiB); the
-	// saved file holds what came before the cap.
-	res = s.call("run", map[string]any{"command": "./loud.sh", "background_after": 10})
-	out := structured(t, res)
-	if _, ok := out["job"]; ok {
-		out = waitJob(out["job"].(float64))
-	} else {
-		out["text"] = text(res)
-	}
-	if out["outcome"] != "truncated" || out["max_output"] != float64(64<<10) || out["signal"] != "SIGKILL" {
-		t.Errorf("loud.sh past job_max_output: %v", out)
-	}
-	if !strings.Contains(out["text"].(string), "job_max_output") {
-		t.Errorf("the report of a job killed at its cap does not name job_max_output:\n%s", out["text"])
-	}
-	file, _ := out["stdout_file"].(string)
-	info, err := os.Stat(filepath.Join(root, file))
-	if err != nil || info.Size() < 64<<10 || info.Size() > 64<<10+1<<20 {
-		t.Errorf("saved stdout %q: %v, %d bytes; want 64 KiB (and < 1 MiB past it)", file, err, sizeOf(info))
-	}
+	t.Run("background_after from config", func(t *testing.T) {
+		t.Parallel()
+		root := jobRoot(t)
+		writeFile(t, filepath.Join(root, ".clada", "config.toml"),
+			"background_after = \"1s\"\ntimeout = \"1s\"\n", 0o644)
+		s := startMCP(t, root, nil)
+		// Backgrounded after config's 1 s, not the 30 s default; it
+		// outlives the 1 s run timeout, which does not apply, and exits
+		// on its own.
+		start := time.Now()
+		res := s.call("run", map[string]any{"command": "./slow.sh 1.3"})
+		id := jobOf(t, res)
+		if took := time.Since(start); took < 900*time.Millisecond || took > 10*time.Second {
+			t.Errorf("run returned after %s, want about background_after = 1s", took)
+		}
+		if out := waitJob(t, s, id); out["status"] != "exited" || out["exit_code"] != float64(0) || out["stdout"] != "start 1.3\nend 1.3\n" {
+			t.Errorf("slow.sh 1.3 past the 1s run timeout: %v", out)
+		}
+	})
 
-	// spawn.sh: killed at job_timeout, with its process group.
-	out = waitJob(spawned)
-	if out["status"] != "timed out" || out["timed_out"] != true || !strings.Contains(out["text"].(string), "timed out after 2") {
-		t.Errorf("spawn.sh past job_timeout: %v", out)
-	}
-	testproc.WaitGone(t, filepath.Join(root, "bg.pid"), "job_timeout")
-	testproc.WaitGone(t, filepath.Join(root, "fg.pid"), "job_timeout")
+	t.Run("job_timeout and job_max_output", func(t *testing.T) {
+		t.Parallel()
+		root := jobRoot(t)
+		writeFile(t, filepath.Join(root, ".clada", "config.toml"),
+			"job_timeout = \"1s\"\njob_max_output = \"64KiB\"\nmax_output = \"1KiB\"\n", 0o644)
+		writeFile(t, filepath.Join(root, ".clada", "commands.toml"), "allowed = ['./spawn.sh', './loud.sh']\n", 0o644)
+		writeFile(t, filepath.Join(root, "loud.sh"), "#!/bin/sh\nexec yes loud\n", 0o755)
+		s := startMCP(t, root, nil)
+
+		// spawn.sh goes to the background at once and runs until
+		// job_timeout kills it; the checks below run while its 1 s passes.
+		spawned := jobOf(t, s.call("run", map[string]any{"command": "./spawn.sh", "background_after": 0.2}))
+		waitFile(t, filepath.Join(root, "bg.pid"))
+
+		// Killed at job_max_output (64 KiB), not at max_output (1 KiB); the
+		// saved file holds what came before the cap.
+		res := s.call("run", map[string]any{"command": "./loud.sh", "background_after": 10})
+		out := structured(t, res)
+		if _, ok := out["job"]; ok {
+			out = waitJob(t, s, out["job"].(float64))
+		} else {
+			out["text"] = text(res)
+		}
+		if out["outcome"] != "truncated" || out["max_output"] != float64(64<<10) || out["signal"] != "SIGKILL" {
+			t.Errorf("loud.sh past job_max_output: %v", out)
+		}
+		if !strings.Contains(out["text"].(string), "job_max_output") {
+			t.Errorf("the report of a job killed at its cap does not name job_max_output:\n%s", out["text"])
+		}
+		file, _ := out["stdout_file"].(string)
+		info, err := os.Stat(filepath.Join(root, file))
+		if err != nil || info.Size() < 64<<10 || info.Size() > 64<<10+1<<20 {
+			t.Errorf("saved stdout %q: %v, %d bytes; want 64 KiB (and < 1 MiB past it)", file, err, sizeOf(info))
+		}
+
+		// spawn.sh: killed at job_timeout, with its process group.
+		out = waitJob(t, s, spawned)
+		if out["status"] != "timed out" || out["timed_out"] != true || !strings.Contains(out["text"].(string), fmt.Sprintf("job %d: timed out after 1.", int(spawned))) {
+			t.Errorf("spawn.sh past job_timeout: %v", out)
+		}
+		testproc.WaitGone(t, filepath.Join(root, "bg.pid"), "job_timeout")
+		testproc.WaitGone(t, filepath.Join(root, "fg.pid"), "job_timeout")
+	})
 }
 
 func sizeOf(info os.FileInfo) int64 {

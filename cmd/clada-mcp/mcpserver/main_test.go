@@ -1,8 +1,11 @@
 package mcpserver_test
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/clada/clada/cmd/clada-mcp/mcpserver"
@@ -24,5 +27,10 @@ func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == "clada-mcp" {
 		os.Exit(mcpserver.Main(os.Args, os.Stdin, os.Stdout, os.Stderr, ""))
 	}
+	// The end-to-end tests mostly wait: for a server to start, for a job
+	// to go to the background or time out. With GOMAXPROCS slots (2
+	// here) they waited in turn; more slots let the waits overlap.
+	// -parallel on the command line still wins.
+	flag.Set("test.parallel", strconv.Itoa(8*runtime.GOMAXPROCS(0)))
 	os.Exit(testtmp.Run(m))
 }

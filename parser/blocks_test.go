@@ -735,7 +735,11 @@ func TestBlocksSizeCap(t *testing.T) {
 	t.Run("exactly MaxInput", func(t *testing.T) {
 		t.Parallel()
 		head := cslLines("<---RUN--->", "ls", "<---END--->")
-		r := io.MultiReader(strings.NewReader(head), blocksRepeat('\n', MaxInput-int64(len(head))))
+		// Prose lines of 1 KiB fill it up: as many bytes as empty lines
+		// would be, in 16,000 lines instead of 16 million.
+		line := strings.Repeat("x", 1023) + "\n"
+		fill := io.LimitReader(strings.NewReader(strings.Repeat(line, int(MaxInput)/len(line)+1)), MaxInput-int64(len(head)))
+		r := io.MultiReader(strings.NewReader(head), fill)
 		d, err := Blocks("max.txt", r)
 		if err != nil {
 			t.Fatal(err)

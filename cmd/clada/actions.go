@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -53,6 +55,12 @@ type mcpOptions struct {
 
 func openProject(root string, untrusted bool, sys string) (*project.Project, error) {
 	return project.Open(project.Options{Root: root, Untrusted: untrusted, OS: sys})
+}
+
+// mayRun reports whether executing plan may start a command: it is well
+// formed and some block is allowed or asked about.
+func mayRun(plan *gateway.Plan) bool {
+	return plan.OK() && slices.ContainsFunc(plan.Results, func(r *gateway.Result) bool { return r.Decision != gateway.Deny })
 }
 
 func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -101,16 +109,38 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	docs, err := project.ReadDocuments(o.files, stdin, p.OS() == specs.OSWindows)
+	// What is read from stdin is kept, for clada started again in its
+	// namespace (below) to read the same document.
+	var read bytes.Buffer
+	in := stdin
+	if !o.dryRun && reexec != nil {
+		in = io.TeeReader(stdin, &read)
+	}
+	docs, err := project.ReadDocuments(o.files, in, p.OS() == specs.OSWindows)
 	if err != nil {
 		return err
+	}
+	plan := g.Plan(docs)
+	// A command may run: clada goes on in a namespace of its own, where
+	// it reads the document again and does all that follows; this
+	// process has written nothing yet. The started clada gets what was
+	// read from stdin (read to its end), or stdin itself when the
+	// documents came from files: a stdin that is never closed must not
+	// hold anything up.
+	if !o.dryRun && mayRun(plan) {
+		replay := stdin
+		if read.Len() > 0 {
+			replay = &read
+		}
+		if code, ok := inNamespace(o.sandbox, replay, stdout, stderr); ok {
+			return exitError(code)
+		}
 	}
 	for _, d := range docs {
 		for _, w := range d.Warnings {
 			warnf(stderr, "%s", w.Error())
 		}
 	}
-	plan := g.Plan(docs)
 	// The report makes many small writes (a dry run of 10,000 blocks made
 	// 33,000 write calls); buffer them, and flush after each executed block
 	// so that the model and the person see it as soon as it is finished.

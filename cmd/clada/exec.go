@@ -83,6 +83,10 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 		refuse(stderr, r)
 		return exitError(execRefused)
 	}
+	// The command runs: in clada's namespace, started again (main.go).
+	if code, ok := inNamespace(x.Sandbox, os.Stdin, stdout, stderr); ok {
+		return exitError(code)
+	}
 	sb, warning, err := p.Sandbox(x.Sandbox)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"io"
 	"os"
 
 	"github.com/clada/clada/sandbox"
@@ -12,51 +13,31 @@ import (
 
 func main() {
 	sandbox.Main()
-	if code, ok := inNamespace(os.Args); ok {
-		os.Exit(code)
-	}
+	reexec = sandbox.RunInNamespace
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
-// inNamespace runs clada again in a user and mount namespace of its own
-// when args run commands (run, exec) and the sandbox may be used:
-// there each command sees .git and .clada as read-only mounts and may
-// still create files at the top of the project. ok is false, and nothing
-// ran, where that is not needed or the kernel refuses; clada then goes on
-// here and the sandbox keeps .git and .clada read-only without mounts.
-func inNamespace(args []string) (code int, ok bool) {
-	if !needsNamespace(args) {
+// reexec starts clada again, with the arguments it was started with, in a
+// user and mount namespace of its own, and returns the exit code that
+// clada ended with: there each command sees .git and .clada as read-only
+// mounts and may still create files at the top of the project. started
+// is false, with nothing run, where clada already runs in such a
+// namespace or the kernel refuses; clada then goes on in this process and
+// the sandbox keeps .git and .clada read-only without mounts.
+//
+// run and exec call it only once they know that a command may run (see
+// mayRun): a document whose every block is denied, a malformed one, a
+// dry run and a refused clada exec are answered here, without a second
+// start of clada and a namespace (about 5 ms). It is nil where run is
+// called in the test process, which never starts itself again.
+var reexec func(stdin io.Reader, stdout, stderr io.Writer) (code int, started bool)
+
+// inNamespace calls reexec when commands may run with the sandbox
+// (mode, from --sandbox, is not "off"); ok is false where it did not
+// start clada again.
+func inNamespace(mode string, stdin io.Reader, stdout, stderr io.Writer) (code int, ok bool) {
+	if reexec == nil || mode == "off" {
 		return 0, false
 	}
-	return sandbox.RunInNamespace(os.Stdin, os.Stdout, os.Stderr)
-}
-
-// needsNamespace reports whether args run commands that the sandbox may
-// confine: clada run (not --dry-run) or exec, without --sandbox off.
-// clada mcp is not among them: clada-mcp, which it starts, enters its own
-// namespace.
-// A --sandbox after exec's command is the command's own word.
-func needsNamespace(args []string) bool {
-	if len(args) < 2 {
-		return false
-	}
-	switch args[1] {
-	case "run", "exec":
-	default:
-		return false
-	}
-	for i := 2; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--" || (args[1] == "exec" && (len(a) == 0 || a[0] != '-')):
-			return true
-		case a == "--dry-run" || a == "-dry-run":
-			return false
-		case a == "--sandbox=off" || a == "-sandbox=off":
-			return false
-		case (a == "--sandbox" || a == "-sandbox") && i+1 < len(args) && args[i+1] == "off":
-			return false
-		}
-	}
-	return true
+	return reexec(stdin, stdout, stderr)
 }

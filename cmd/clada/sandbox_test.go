@@ -2,8 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -54,30 +58,77 @@ func cmdListen(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("PORT", strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
 }
 
-// clada starts itself again in a user namespace only for what runs
-// commands under the sandbox.
-func TestNeedsNamespace(t *testing.T) {
-	t.Parallel()
+// TestNamespaceOnlyWhenSomethingRuns: clada run and clada exec start
+// clada again in its namespace (reexec) only once they know a command may
+// run, and then with the document they read from stdin, byte for byte,
+// having written nothing themselves; a document whose blocks are all
+// denied, a malformed one, a dry run, --sandbox off and a refused exec
+// are answered in the same process. (The scripts sandbox_* show that
+// what runs is confined in the namespace.)
+func TestNamespaceOnlyWhenSomethingRuns(t *testing.T) {
+	root := newRoot(t)
+	const (
+		allowed   = "<---RUN--->\nls\n<---END--->\n"
+		denied    = "<---RUN--->\nrm -rf /\n<---END--->\n<---RUN--->\ncat /etc/passwd\n<---END--->\n"
+		asked     = "<---RUN--->\nrm -rf /\n<---END--->\n<---RUN--->\nfrobnicate now\n<---END--->\n"
+		malformed = "<---RUN--->\nls\n"
+	)
+	if err := os.WriteFile(filepath.Join(root, "reply.csl"), []byte(allowed), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
-		args []string
-		want bool
+		name  string
+		args  []string
+		stdin string
+		want  bool   // reexec called
+		read  string // what the started clada reads from stdin
 	}{
-		{[]string{"clada", "run", "reply.csl"}, true},
-		{[]string{"clada", "run", "--trust-all", "--sandbox", "required", "reply.csl"}, true},
-		{[]string{"clada", "run", "--dry-run", "reply.csl"}, false},
-		{[]string{"clada", "run", "--sandbox", "off", "reply.csl"}, false},
-		{[]string{"clada", "run", "--sandbox=off"}, false},
-		{[]string{"clada", "mcp"}, false}, // clada-mcp enters its own
-		{[]string{"clada", "mcp", "--sandbox", "off"}, false},
-		{[]string{"clada", "exec", "--", "ls", "--sandbox", "off"}, true}, // the command's own words
-		{[]string{"clada", "exec", "ls", "--dry-run"}, true},
-		{[]string{"clada", "exec", "--sandbox", "off", "--", "ls"}, false},
-		{[]string{"clada", "check", "--", "ls"}, false},
-		{[]string{"clada", "sandbox"}, false},
-		{[]string{"clada"}, false},
+		{"allowed", []string{"run", "--root", root}, allowed, true, allowed},
+		{"asked", []string{"run", "--root", root, "--no-prompt"}, asked, true, asked},
+		{"from a file", []string{"run", "--root", root, filepath.Join(root, "reply.csl")}, "not read", true, "not read"},
+		{"from a file and stdin", []string{"run", "--root", root, filepath.Join(root, "reply.csl"), "-"}, denied, true, denied},
+		{"all denied", []string{"run", "--root", root}, denied, false, ""},
+		{"malformed", []string{"run", "--root", root}, malformed, false, ""},
+		{"dry run", []string{"run", "--root", root, "--dry-run"}, allowed, false, ""},
+		{"sandbox off", []string{"run", "--root", root, "--sandbox", "off"}, allowed, false, ""},
+		{"exec", []string{"exec", "--root", root, "--", "ls"}, "", true, ""},
+		{"exec, --sandbox off of the command", []string{"exec", "--root", root, "--", "grep", "-r", "-e", "--sandbox", "off"}, "", true, ""},
+		{"exec refused", []string{"exec", "--root", root, "--", "rm", "-rf", "/"}, "", false, ""},
+		{"exec --sandbox off", []string{"exec", "--root", root, "--sandbox", "off", "--", "ls"}, "", false, ""},
 	} {
-		if got := needsNamespace(tt.args); got != tt.want {
-			t.Errorf("needsNamespace(%q) = %v, want %v", tt.args, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			called, read := false, ""
+			var stdout, stderr strings.Builder
+			inProcess.Lock()
+			reexec = func(stdin io.Reader, out, errOut io.Writer) (int, bool) {
+				called = true
+				if !strings.HasPrefix(tt.args[0], "exec") {
+					data, err := io.ReadAll(stdin)
+					if err != nil {
+						t.Error(err)
+					}
+					read = string(data)
+				}
+				return 7, true
+			}
+			code := run(append([]string{"clada"}, tt.args...), strings.NewReader(tt.stdin), &stdout, &stderr)
+			reexec = nil
+			inProcess.Unlock()
+			if called != tt.want {
+				t.Fatalf("clada %q started clada again: %v, want %v; exit %d, stderr:\n%s", tt.args, called, tt.want, code, stderr.String())
+			}
+			if !called {
+				if code == 7 || stdout.Len()+stderr.Len() == 0 {
+					t.Errorf("clada %q answered nothing itself: exit %d, stdout %q, stderr %q", tt.args, code, stdout.String(), stderr.String())
+				}
+				return
+			}
+			if code != 7 || stdout.Len() != 0 || stderr.Len() != 0 {
+				t.Errorf("clada %q: exit %d (want the started clada's 7), stdout %q, stderr %q (want nothing of its own)", tt.args, code, stdout.String(), stderr.String())
+			}
+			if read != tt.read {
+				t.Errorf("clada %q: the started clada read %q from stdin, want %q", tt.args, read, tt.read)
+			}
+		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,20 +101,7 @@ func testConfined(t *testing.T, launcher bool) {
 		}
 		f.tmp = tmp
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	listener := listenTCP(t)
 	abi := f.sb.Support().Landlock
 	grants := Command{TmpDir: f.tmp}
 	withCache := Command{TmpDir: f.tmp, Caches: []string{f.cache}}
@@ -169,8 +155,8 @@ func testConfined(t *testing.T, launcher bool) {
 		{name: "list home", action: []string{"list", "../home"}, want: true},
 		{name: "read outside the root", action: []string{"read", "../outside/keep.txt"}, want: true},
 		{name: "read /etc", action: []string{"read", "/etc/passwd"}, want: true},
-		{name: "connect TCP without the network", action: []string{"connect", l.Addr().String()}, want: false},
-		{name: "connect TCP with the network", c: withNet, action: []string{"connect", l.Addr().String()}, want: true},
+		{name: "connect TCP without the network", action: []string{"connect", listener}, want: false},
+		{name: "connect TCP with the network", c: withNet, action: []string{"connect", listener}, want: true},
 		{name: "Unix socket of its own", action: []string{"unix", filepath.Join(f.tmp, "s.sock")}, want: true},
 		{name: "repository: write in .git", c: repo, action: []string{"write", ".git/index"}, want: true,
 			reason: "an approved git commit writes .git; without namespaces its config and hooks are left to the integrity check"},

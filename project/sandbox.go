@@ -13,11 +13,11 @@ import (
 // cannot confine commands it returns an error saying why, and nothing
 // may run.
 func (p *Project) Sandbox(flag string) (sb *sandbox.Sandbox, warning string, err error) {
-	mode, from := flag, "--sandbox"
-	if mode == "" {
-		mode, from = p.Config.Sandbox, p.Config.Path
+	from := "--sandbox"
+	if flag == "" {
+		from = p.Config.Path
 	}
-	m, err := sandbox.ParseMode(mode)
+	m, err := sandbox.ParseMode(p.SandboxMode(flag))
 	if err != nil {
 		return nil, "", hint(err, "give --sandbox auto, required or off")
 	}
@@ -33,4 +33,13 @@ func (p *Project) Sandbox(flag string) (sb *sandbox.Sandbox, warning string, err
 			"`clada sandbox` says what this machine supports; a person who accepts running commands unconfined can pass --sandbox auto")
 	}
 	return sb, warning, nil
+}
+
+// SandboxMode is the sandbox mode as written: flag (--sandbox), else
+// config.toml's sandbox, else "" (auto). It is not checked; Sandbox does.
+func (p *Project) SandboxMode(flag string) string {
+	if flag != "" {
+		return flag
+	}
+	return p.Config.Sandbox
 }

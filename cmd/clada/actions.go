@@ -132,7 +132,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		if read.Len() > 0 {
 			replay = &read
 		}
-		if code, ok := inNamespace(o.sandbox, replay, stdout, stderr); ok {
+		if code, ok := inNamespace(p.SandboxMode(o.sandbox), replay, stdout, stderr); ok {
 			return exitError(code)
 		}
 	}

@@ -84,7 +84,7 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 		return exitError(execRefused)
 	}
 	// The command runs: in clada's namespace, started again (main.go).
-	if code, ok := inNamespace(x.Sandbox, os.Stdin, stdout, stderr); ok {
+	if code, ok := inNamespace(p.SandboxMode(x.Sandbox), os.Stdin, stdout, stderr); ok {
 		return exitError(code)
 	}
 	sb, warning, err := p.Sandbox(x.Sandbox)

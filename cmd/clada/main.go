@@ -32,9 +32,9 @@ func main() {
 // called in the test process, which never starts itself again.
 var reexec func(stdin io.Reader, stdout, stderr io.Writer) (code int, started bool)
 
-// inNamespace calls reexec when commands may run with the sandbox
-// (mode, from --sandbox, is not "off"); ok is false where it did not
-// start clada again.
+// inNamespace calls reexec when commands may run with the sandbox (mode,
+// from --sandbox or config.toml, is not "off"); ok is false where it did
+// not start clada again.
 func inNamespace(mode string, stdin io.Reader, stdout, stderr io.Writer) (code int, ok bool) {
 	if reexec == nil || mode == "off" {
 		return 0, false

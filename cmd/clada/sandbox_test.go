@@ -62,8 +62,8 @@ func cmdListen(ts *testscript.TestScript, neg bool, args []string) {
 // clada again in its namespace (reexec) only once they know a command may
 // run, and then with the document they read from stdin, byte for byte,
 // having written nothing themselves; a document whose blocks are all
-// denied, a malformed one, a dry run, --sandbox off and a refused exec
-// are answered in the same process. (The scripts sandbox_* show that
+// denied, a malformed one, a dry run, the sandbox off (--sandbox or
+// config.toml) and a refused exec are answered in the same process. (The scripts sandbox_* show that
 // what runs is confined in the namespace.)
 func TestNamespaceOnlyWhenSomethingRuns(t *testing.T) {
 	root := newRoot(t)
@@ -74,6 +74,10 @@ func TestNamespaceOnlyWhenSomethingRuns(t *testing.T) {
 		malformed = "<---RUN--->\nls\n"
 	)
 	if err := os.WriteFile(filepath.Join(root, "reply.csl"), []byte(allowed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	offRoot := newRoot(t)
+	if err := os.WriteFile(filepath.Join(offRoot, ".clada", "config.toml"), []byte("sandbox = \"off\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
@@ -95,6 +99,9 @@ func TestNamespaceOnlyWhenSomethingRuns(t *testing.T) {
 		{"exec, --sandbox off of the command", []string{"exec", "--root", root, "--", "grep", "-r", "-e", "--sandbox", "off"}, "", true, ""},
 		{"exec refused", []string{"exec", "--root", root, "--", "rm", "-rf", "/"}, "", false, ""},
 		{"exec --sandbox off", []string{"exec", "--root", root, "--sandbox", "off", "--", "ls"}, "", false, ""},
+		{"sandbox = off in config.toml", []string{"run", "--root", offRoot}, allowed, false, ""},
+		{"exec, sandbox = off in config.toml", []string{"exec", "--root", offRoot, "--", "ls", "-a"}, "", false, ""},
+		{"--sandbox auto over config.toml's off", []string{"run", "--root", offRoot, "--sandbox", "auto"}, allowed, true, allowed},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			called, read := false, ""

@@ -171,29 +171,24 @@ func (s *Store) prune(byCount bool) {
 		return
 	}
 	dir := filepath.Join(s.root, filepath.FromSlash(Dir))
-	if byCount {
-		count := len(runs)
-		for _, r := range runs {
-			if count <= maxRuns {
-				break
-			}
-			if r != s.run && os.RemoveAll(filepath.Join(dir, strconv.Itoa(r))) == nil {
-				count--
-			}
-		}
-		return
-	}
 	sizes := make([]int64, len(runs))
-	var total int64
-	for i, r := range runs {
-		sizes[i] = dirSize(filepath.Join(dir, strconv.Itoa(r)))
-		total += sizes[i]
+	var total int64 // stays 0 when byCount: only the count is checked
+	if !byCount {
+		for i, r := range runs {
+			sizes[i] = dirSize(filepath.Join(dir, strconv.Itoa(r)))
+			total += sizes[i]
+		}
 	}
+	count := len(runs)
 	for i, r := range runs {
-		if total <= maxBytes {
+		if r == s.run {
+			continue
+		}
+		if !(byCount && count > maxRuns) && total <= maxBytes {
 			break
 		}
-		if r != s.run && os.RemoveAll(filepath.Join(dir, strconv.Itoa(r))) == nil {
+		if os.RemoveAll(filepath.Join(dir, strconv.Itoa(r))) == nil {
+			count--
 			total -= sizes[i]
 		}
 	}

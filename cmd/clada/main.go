@@ -33,10 +33,11 @@ func main() {
 var reexec func(stdin io.Reader, stdout, stderr io.Writer) (code int, started bool)
 
 // inNamespace calls reexec when commands may run with the sandbox (mode,
-// from --sandbox or config.toml, is not "off"); ok is false where it did
-// not start clada again.
+// from --sandbox or config.toml, read as sandbox.ParseMode reads it, is
+// not off); ok is false where it did not start clada again. A mode that
+// does not parse starts nothing: clada goes on here and reports it.
 func inNamespace(mode string, stdin io.Reader, stdout, stderr io.Writer) (code int, ok bool) {
-	if reexec == nil || mode == "off" {
+	if m, err := sandbox.ParseMode(mode); reexec == nil || err != nil || m == sandbox.ModeOff {
 		return 0, false
 	}
 	return reexec(stdin, stdout, stderr)

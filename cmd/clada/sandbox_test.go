@@ -102,6 +102,8 @@ func TestNamespaceOnlyWhenSomethingRuns(t *testing.T) {
 		{"sandbox = off in config.toml", []string{"run", "--root", offRoot}, allowed, false, ""},
 		{"exec, sandbox = off in config.toml", []string{"exec", "--root", offRoot, "--", "ls", "-a"}, "", false, ""},
 		{"--sandbox auto over config.toml's off", []string{"run", "--root", offRoot, "--sandbox", "auto"}, allowed, true, allowed},
+		{"--sandbox ' off '", []string{"run", "--root", root, "--sandbox", " off "}, allowed, false, ""},
+		{"--sandbox nonsense: reported here", []string{"run", "--root", root, "--sandbox", "nonsense"}, allowed, false, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			called, read := false, ""

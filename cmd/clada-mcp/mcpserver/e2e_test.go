@@ -418,6 +418,22 @@ func waitFile(t *testing.T, path string) {
 	}
 }
 
+// waitJob polls a job until it is no longer running and returns the
+// output tool's structured result, with its text under "text".
+func waitJob(t *testing.T, s *mcpSession, id float64) map[string]any {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		res := s.call("output", map[string]any{"job": id})
+		if out := structured(t, res); out["status"] != "running" {
+			out["text"] = text(res)
+			return out
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %v still running after 20 s", id)
+		}
+	}
+}
+
 func TestMCPBackgroundJob(t *testing.T) {
 	t.Parallel()
 	s := startMCP(t, jobRoot(t), nil)
@@ -441,18 +457,9 @@ func TestMCPBackgroundJob(t *testing.T) {
 			t.Fatalf("the output so far never showed start 1: %v\n%s", out, text(res))
 		}
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		res = s.call("output", map[string]any{"job": id})
-		if structured(t, res)["status"] != "running" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %v still running after 10 s", id)
-		}
-	}
-	out := structured(t, res)
-	if out["status"] != "exited" || out["exit_code"] != float64(0) || out["stdout"] != "start 1\nend 1\n" || !strings.Contains(text(res), "end 1") {
-		t.Errorf("finished job: %v\n%s", out, text(res))
+	out := waitJob(t, s, id)
+	if out["status"] != "exited" || out["exit_code"] != float64(0) || out["stdout"] != "start 1\nend 1\n" || !strings.Contains(out["text"].(string), "end 1") {
+		t.Errorf("finished job: %v", out)
 	}
 	res = s.call("output", map[string]any{"job": 99})
 	if !res.IsError || !strings.Contains(text(res), "no job 99") {
@@ -650,21 +657,6 @@ func TestMCPBadArguments(t *testing.T) {
 // with its own server, so the test waits about 1 s, not the sum.
 func TestMCPJobLimits(t *testing.T) {
 	t.Parallel()
-	// waitJob polls a job until it is no longer running.
-	waitJob := func(t *testing.T, s *mcpSession, id float64) map[string]any {
-		t.Helper()
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-			res := s.call("output", map[string]any{"job": id})
-			if out := structured(t, res); out["status"] != "running" {
-				out["text"] = text(res)
-				return out
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("job %v still running after 20 s", id)
-			}
-		}
-	}
-
 	t.Run("background_after from config", func(t *testing.T) {
 		t.Parallel()
 		root := jobRoot(t)

@@ -2,6 +2,8 @@ package gitrules
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -69,10 +71,10 @@ func Describe() Description {
 		v := Check(strings.Fields(ex))
 		d.Asked = append(d.Asked, Example{Args: ex, Reason: v.Reason})
 	}
-	for _, name := range sortedKeys(globalDenied) {
+	for _, name := range slices.Sorted(maps.Keys(globalDenied)) {
 		d.DeniedGlobal = append(d.DeniedGlobal, Denial{Option: name, Reason: globalDenied[name].reason})
 	}
-	for _, name := range sortedKeys(alwaysDeniedLong) {
+	for _, name := range slices.Sorted(maps.Keys(alwaysDeniedLong)) {
 		d.DeniedReads = append(d.DeniedReads, Denial{Option: "--" + name, Reason: alwaysDeniedLong[name].reason})
 	}
 	var shorts []string
@@ -83,7 +85,7 @@ func Describe() Description {
 	for _, c := range shorts {
 		d.DeniedReads = append(d.DeniedReads, Denial{Option: "-" + c, Reason: alwaysDeniedShort[c[0]].reason})
 	}
-	for _, name := range sortedKeys(programLong) {
+	for _, name := range slices.Sorted(maps.Keys(programLong)) {
 		var other []string // subcommands of the entries before: applicable picks the first
 		for _, o := range programLong[name] {
 			if o.action == progDeny {
@@ -96,7 +98,7 @@ func Describe() Description {
 			other = append(other, o.subs...)
 		}
 	}
-	for _, sub := range sortedKeys(programShort) {
+	for _, sub := range slices.Sorted(maps.Keys(programShort)) {
 		s := programShort[sub]
 		var letters []string
 		for c := range s.deny {
@@ -110,13 +112,4 @@ func Describe() Description {
 		}
 	}
 	return d
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,7 +2,9 @@ package specs
 
 import (
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -93,7 +95,7 @@ func (t *bsdMap) UnmarshalTOML(d any) error {
 		return fmt.Errorf("want a table of value types or \"none\", not %s", tomlType(d))
 	}
 	out := make(map[string]string, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		s, ok := m[k].(string)
 		if !ok {
 			return fmt.Errorf("%q: want a value type or \"none\", not %s", k, tomlType(m[k]))
@@ -137,7 +139,7 @@ func (sp *spec) buildBSD(in fileSpec, bad func(f, format string, args ...any) *S
 			}
 		}
 	}
-	for _, k := range sortedKeys(in.BSDFlags) {
+	for _, k := range slices.Sorted(maps.Keys(in.BSDFlags)) {
 		if !strings.HasPrefix(k, "-") || len(k) < 2 || strings.Contains(k, "=") {
 			return bad("bsd_flags", "flag %q must look like -x, -word or --word", k)
 		}
@@ -152,7 +154,7 @@ func (sp *spec) buildBSD(in fileSpec, bad func(f, format string, args ...any) *S
 		}
 		b.flags[k] = ValueType(v)
 	}
-	for _, k := range sortedKeys(in.BSDForbid) {
+	for _, k := range slices.Sorted(maps.Keys(in.BSDForbid)) {
 		if !strings.HasPrefix(k, "-") || len(k) < 2 || strings.Contains(k, "=") {
 			return bad("bsd_forbid", "flag %q must look like -x, -word or --word", k)
 		}

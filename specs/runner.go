@@ -2,6 +2,7 @@ package specs
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -43,7 +44,7 @@ func (sp *spec) buildRunner(name, key, file string, in fileSpec, isSub bool, bad
 	sp.link = bool(in.Link)
 	sp.goFlags = bool(in.GoFlags)
 	sp.noHelp = bool(in.NoHelp)
-	for _, k := range sortedKeys(in.ScriptAsks) {
+	for _, k := range slices.Sorted(maps.Keys(in.ScriptAsks)) {
 		re, err := regexp.Compile(k)
 		if err != nil {
 			return bad("script_asks", "%q is not a regular expression: %v", k, err)
@@ -66,7 +67,7 @@ func (sp *spec) buildRunner(name, key, file string, in fileSpec, isSub bool, bad
 		sp.chdirFlags = append(sp.chdirFlags, f)
 	}
 	sp.askFlags = map[string]string{}
-	for _, k := range sortedKeys(in.AskFlags) {
+	for _, k := range slices.Sorted(maps.Keys(in.AskFlags)) {
 		if _, ok := sp.flags[k]; !ok {
 			if _, ok := sp.tests[k]; !ok {
 				return bad("ask_flags", "%s is not in flags", k)
@@ -119,7 +120,7 @@ func (sp *spec) buildRunner(name, key, file string, in fileSpec, isSub bool, bad
 		// before it, and everything after it is the subcommand's.
 		sp.permute = false
 		sp.subs = map[string]*spec{}
-		for _, sn := range sortedKeys(in.Sub) {
+		for _, sn := range slices.Sorted(maps.Keys(in.Sub)) {
 			if sn == "" || strings.HasPrefix(sn, "-") && !strings.Contains(sn, " ") {
 				return bad("sub", "subcommand %q must be a word (or a flag and its value, as \"-m pytest\")", sn)
 			}
@@ -257,7 +258,7 @@ func (sp *spec) askWhy(p parsed) string {
 	if len(p.inner) > 0 {
 		return ""
 	}
-	for _, f := range sortedKeys(sp.askFlags) {
+	for _, f := range slices.Sorted(maps.Keys(sp.askFlags)) {
 		if p.seen[f] {
 			return sp.name + " " + f + " " + sp.askFlags[f]
 		}
@@ -303,7 +304,7 @@ func (sp *spec) printRunner(b *strings.Builder, indent string) {
 		}
 		b.WriteString(indent + "a flag not listed is asked, not denied\n")
 	}
-	for _, f := range sortedKeys(sp.askFlags) {
+	for _, f := range slices.Sorted(maps.Keys(sp.askFlags)) {
 		fmt.Fprintf(b, "%sasked with %s: %s\n", indent, f, sp.askFlags[f])
 	}
 	if sp.askOperands != "" {

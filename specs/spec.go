@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -306,7 +308,7 @@ func (t *typeMap) UnmarshalTOML(d any) error {
 		return fmt.Errorf("want a table of value types, not %s", tomlType(d))
 	}
 	out := make(map[string]ValueType, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		s, ok := m[k].(string)
 		if !ok {
 			return fmt.Errorf("%q: want a value type, not %s", k, tomlType(m[k]))
@@ -541,7 +543,7 @@ func (l *lazySpecs) get(name string) (*spec, error) {
 	return sp, nil
 }
 
-func (l *lazySpecs) names() []string { return sortedKeys(l.sections) }
+func (l *lazySpecs) names() []string { return slices.Sorted(maps.Keys(l.sections)) }
 
 // Default returns the embedded specs (default.toml and packs/), each decoded on
 // first use. Every call returns a new Set over the same shared specs, with
@@ -645,7 +647,7 @@ func parseSpecs(file string, data []byte) (map[string]*spec, error) {
 	}
 	m := make(map[string]*spec, len(f.Commands))
 	var errs []error
-	for _, name := range sortedKeys(f.Commands) {
+	for _, name := range slices.Sorted(maps.Keys(f.Commands)) {
 		sp, err := buildSpec(name, file, f.Commands[name])
 		if err != nil {
 			err.File = file
@@ -659,15 +661,6 @@ func parseSpecs(file string, data []byte) (map[string]*spec, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // lineOf finds the line of field in [commands.name] (or of the header when
@@ -770,7 +763,7 @@ func buildSpecAt(name, key, file string, in fileSpec, isSub bool) (*spec, *SpecE
 	if sp.shortValues == "" {
 		sp.shortValues = ShortAttached
 	}
-	for _, k := range sortedKeys(in.Flags) {
+	for _, k := range slices.Sorted(maps.Keys(in.Flags)) {
 		switch {
 		case strings.HasPrefix(k, "--") && len(k) > 2 && !strings.Contains(k, "="):
 		case len(k) >= 2 && k[0] == '-' && k[1] != '-' && !strings.Contains(k, "="):
@@ -779,7 +772,7 @@ func buildSpecAt(name, key, file string, in fileSpec, isSub bool) (*spec, *SpecE
 		}
 		sp.flags[k] = in.Flags[k]
 	}
-	for _, k := range sortedKeys(in.Forbid) {
+	for _, k := range slices.Sorted(maps.Keys(in.Forbid)) {
 		if !strings.HasPrefix(k, "-") {
 			return nil, bad("forbid", "forbidden flag %q must start with -", k)
 		}
@@ -834,7 +827,7 @@ func buildSpecAt(name, key, file string, in fileSpec, isSub bool) (*spec, *SpecE
 	}
 	if in.Tests != nil {
 		sp.tests = map[string]ValueType{}
-		for _, k := range sortedKeys(in.Tests) {
+		for _, k := range slices.Sorted(maps.Keys(in.Tests)) {
 			if !strings.HasPrefix(k, "-") || strings.HasPrefix(k, "--") {
 				return nil, bad("tests", "test %q must be a single-dash word like -name", k)
 			}
@@ -1033,7 +1026,7 @@ func (sp *spec) print(b *strings.Builder) {
 	}
 	if len(sp.flags) > 0 {
 		b.WriteString("  flags:")
-		for _, k := range sortedKeys(sp.flags) {
+		for _, k := range slices.Sorted(maps.Keys(sp.flags)) {
 			if sp.flags[k] == TypeBool {
 				fmt.Fprintf(b, " %s", k)
 			} else {
@@ -1056,7 +1049,7 @@ func (sp *spec) print(b *strings.Builder) {
 	}
 	if sp.tests != nil {
 		b.WriteString("  tests:")
-		for _, k := range sortedKeys(sp.tests) {
+		for _, k := range slices.Sorted(maps.Keys(sp.tests)) {
 			if sp.tests[k] == TypeBool {
 				fmt.Fprintf(b, " %s", k)
 			} else {
@@ -1074,7 +1067,7 @@ func (sp *spec) print(b *strings.Builder) {
 			fmt.Fprintf(b, " starting with %q", sp.positionalPrefix)
 		}
 		if len(sp.patternFlags) > 0 {
-			fmt.Fprintf(b, ", none when %s is given", strings.Join(sortedKeys(sp.patternFlags), "/"))
+			fmt.Fprintf(b, ", none when %s is given", strings.Join(slices.Sorted(maps.Keys(sp.patternFlags)), "/"))
 		}
 		b.WriteString(", then paths\n")
 	}
@@ -1095,11 +1088,11 @@ func (sp *spec) print(b *strings.Builder) {
 	}
 	if len(sp.forbid) > 0 {
 		b.WriteString("  forbidden:\n")
-		for _, k := range sortedKeys(sp.forbid) {
+		for _, k := range slices.Sorted(maps.Keys(sp.forbid)) {
 			fmt.Fprintf(b, "    %s: %s\n", k, sp.forbid[k])
 		}
 	}
-	for _, k := range sortedKeys(sp.forbidOperands) {
+	for _, k := range slices.Sorted(maps.Keys(sp.forbidOperands)) {
 		fmt.Fprintf(b, "  an operand starting with %q: %s\n", k, sp.forbidOperands[k])
 	}
 	if sp.slashPaths {
@@ -1116,11 +1109,11 @@ func (sp *spec) print(b *strings.Builder) {
 		if len(sp.bsdFlags) > 0 {
 			b.WriteString("; there:")
 		}
-		for _, k := range sortedKeys(sp.bsdFlags) {
+		for _, k := range slices.Sorted(maps.Keys(sp.bsdFlags)) {
 			fmt.Fprintf(b, " %s=%s", k, sp.bsdFlags[k])
 		}
 		b.WriteByte('\n')
-		for _, k := range sortedKeys(sp.bsdForbid) {
+		for _, k := range slices.Sorted(maps.Keys(sp.bsdForbid)) {
 			fmt.Fprintf(b, "  forbidden on macOS and the BSDs: %s: %s\n", k, sp.bsdForbid[k])
 		}
 	}

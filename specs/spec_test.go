@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -175,7 +176,7 @@ func TestDefaultSpecsSections(t *testing.T) {
 		t.Errorf("commands in two packs: %v", dups)
 	}
 	def, _ := Default()
-	if diff := cmp.Diff(sortedKeys(whole), def.Names()); diff != "" {
+	if diff := cmp.Diff(slices.Sorted(maps.Keys(whole)), def.Names()); diff != "" {
 		t.Errorf("section names differ from the whole files' (-whole +sections):\n%s", diff)
 	}
 	for _, name := range def.Names() {

@@ -1,9 +1,11 @@
 package specs
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -209,13 +211,13 @@ func straceLines(sp *spec, outside string) [][]string {
 		return [][]string{{flag, outside}}
 	}
 	if sp.tests != nil {
-		for _, k := range sortedKeys(sp.tests) {
+		for _, k := range slices.Sorted(maps.Keys(sp.tests)) {
 			for _, v := range values(k, sp.tests[k]) {
 				lines = append(lines, append(append([]string{sp.name}, first...), v...))
 			}
 		}
 	}
-	for _, k := range sortedKeys(sp.flags) {
+	for _, k := range slices.Sorted(maps.Keys(sp.flags)) {
 		for _, v := range values(k, sp.flags[k]) {
 			line := append([]string{sp.name}, v...)
 			if sp.tests == nil {

@@ -96,12 +96,10 @@ func (p *Parser) Command(body string) ([]string, error) {
 // Command is [Parser.Command] with a fresh parser.
 func Command(body string) ([]string, error) { return New().Command(body) }
 
-// analyzeRun checks a RUN body as docs/csl.md §5 requires and, when it is one
-// statement, turns it into argv. blockErr is a CSL block error message
-// ("" when the body is valid CSL); denied is set when the body is valid
-// CSL but not a plain simple command. At most one of blockErr, denied
-// and argv is set.
-func (p *Parser) analyzeRun(body string) (argv []string, denied *DeniedError, blockErr string) {
+// parseBody checks a RUN body as docs/csl.md §5 requires, but for its
+// number of commands, and parses it: blockErr is the CSL block error, ""
+// when the body is valid. A body of only comments is an error.
+func (p *Parser) parseBody(body string) (f *syntax.File, blockErr string) {
 	// 1. and 2.: a code fence on the first non-blank line; a blank body.
 	firstLine, lastLine, blank := "", "", true
 	for rest := body; rest != ""; {
@@ -119,38 +117,50 @@ func (p *Parser) analyzeRun(body string) (argv []string, denied *DeniedError, bl
 		}
 	}
 	if blank {
-		return nil, nil, "empty RUN block: write one command between the markers"
+		return nil, "empty RUN block: write one command between the markers"
 	}
 	if strings.HasPrefix(strings.TrimLeft(firstLine, " \t"), "```") {
-		return nil, nil, "markdown code fence inside RUN block: write the command without ``` fences"
+		return nil, "markdown code fence inside RUN block: write the command without ``` fences"
 	}
 	// mvdan.cc/sh joins the line after a comment ending in `\` to the
 	// command, but bash ends a comment at the newline whatever precedes
 	// it, so the next line is a second command.
 	if line := continuedComment(body); line > 0 {
-		return nil, nil, fmt.Sprintf("more than one command in RUN block: the comment on body line %d ends with `\\`, "+
+		return nil, fmt.Sprintf("more than one command in RUN block: the comment on body line %d ends with `\\`, "+
 			"which does not continue a comment in bash, so the next line is a command of its own; "+
 			"put each command in its own RUN block", line)
 	}
 	// 3. The body must parse as bash.
 	f, err := p.sh.Parse(strings.NewReader(body), "")
 	if err != nil {
-		return nil, nil, "invalid shell syntax in RUN block: " + parseMessage(err) +
+		return nil, "invalid shell syntax in RUN block: " + parseMessage(err) +
 			"; check quotes and brackets"
 	}
-	// 4. and 5.
-	switch len(f.Stmts) {
-	case 0:
-		return nil, nil, "empty RUN block: it holds only comments; write one command"
-	case 1:
-	default:
-		return nil, nil, "more than one command in RUN block: put each command in its own RUN block"
+	if len(f.Stmts) == 0 {
+		return nil, "empty RUN block: it holds only comments; write one command"
 	}
 	// 6. A dangling line continuation.
 	t := strings.TrimRight(lastLine, " \t")
 	n := len(t) - len(strings.TrimRight(t, `\`))
 	if n%2 == 1 {
-		return nil, nil, "dangling line continuation at end of RUN block: remove the final `\\`"
+		return nil, "dangling line continuation at end of RUN block: remove the final `\\`"
+	}
+	return f, ""
+}
+
+// analyzeRun checks a RUN body as docs/csl.md §5 requires and, when it is one
+// statement, turns it into argv. blockErr is a CSL block error message
+// ("" when the body is valid CSL); denied is set when the body is valid
+// CSL but not a plain simple command. At most one of blockErr, denied
+// and argv is set.
+func (p *Parser) analyzeRun(body string) (argv []string, denied *DeniedError, blockErr string) {
+	f, blockErr := p.parseBody(body)
+	if blockErr != "" {
+		return nil, nil, blockErr
+	}
+	// 4. and 5.
+	if len(f.Stmts) > 1 {
+		return nil, nil, "more than one command in RUN block: put each command in its own RUN block"
 	}
 	argv, denied = simpleCommand(body, f.Stmts[0])
 	if denied == nil && p.windows {
@@ -425,29 +435,45 @@ func nodeText(src string, n syntax.Node) string {
 // wordValue performs bash's quote removal on a word made only of literal
 // text, refusing every expansion. first is true for the command name.
 func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
-	deny := func(rule Rule, n syntax.Node, reason, advice string) *DeniedError {
-		pos := n.Pos()
-		return &DeniedError{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
-			Reason: reason, Advice: advice}
-	}
 	raw := src[w.Pos().Offset():w.End().Offset()]
 	// The common word is one piece of unquoted text without escapes or
 	// braces: its value is the text itself, with nothing to build.
 	if len(w.Parts) == 1 && !strings.ContainsAny(raw, "\\{") {
 		if x, ok := w.Parts[0].(*syntax.Lit); ok {
 			if i := strings.IndexByte(x.Value, '='); i <= 0 || !assignWordRe().MatchString(x.Value) {
-				if d := unquotedLit(x, w, src, true, false); d != nil {
+				if d := unquotedLit(x, w, src, true, false, false); d != nil {
 					return "", d
 				}
 				return checkValue(src, w, x.Value)
 			}
 		}
 	}
+	val, unq, d := literalWord(src, w, false, strings.IndexByte(raw, '{') >= 0)
+	if d != nil {
+		return "", d
+	}
+	if d := braceCheck(val, unq); d != "" {
+		pos := w.Pos()
+		return "", &DeniedError{Rule: RuleExpansion, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+			Reason: fmt.Sprintf("`%s` is brace expansion (%s), which bash would turn into several words", nodeText(src, w), d),
+			Advice: "write each word out, or quote the braces"}
+	}
+	return checkValue(src, w, val)
+}
+
+// literalWord performs bash's quote removal on a word made only of
+// literal text, refusing every expansion but, when globs is set, glob
+// characters. It returns the value and, when trackUnq is set, whether
+// each of its bytes came from unquoted text (for the brace and glob
+// rules, which ignore quoted characters).
+func literalWord(src string, w *syntax.Word, globs, trackUnq bool) (string, []bool, *DeniedError) {
+	deny := func(rule Rule, n syntax.Node, reason, advice string) *DeniedError {
+		pos := n.Pos()
+		return &DeniedError{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+			Reason: reason, Advice: advice}
+	}
+	raw := src[w.Pos().Offset():w.End().Offset()]
 	var b strings.Builder
-	// unq collects, per byte of b, whether it came from unquoted text,
-	// so brace and tilde rules can ignore quoted characters. Only words
-	// with a { need it.
-	trackUnq := strings.IndexByte(raw, '{') >= 0
 	var unq []bool
 	push := func(s string, unquoted bool) {
 		b.WriteString(s)
@@ -468,7 +494,7 @@ func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
 				n++
 			}
 			if n%2 == 0 {
-				return "", deny(RuleExpansion, w, fmt.Sprintf("`$` followed by a line continuation in `%s` is an expansion in bash", oneLineText(raw)),
+				return "", nil, deny(RuleExpansion, w, fmt.Sprintf("`$` followed by a line continuation in `%s` is an expansion in bash", oneLineText(raw)),
 					"write the value out literally without `$`, or put it in single quotes")
 			}
 			next := strings.Index(raw[i+1:], "$\\\n")
@@ -487,40 +513,35 @@ func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
 			if i == 0 && strings.IndexByte(x.Value, '=') > 0 && assignWordRe().MatchString(x.Value) {
 				assignLike = true
 			}
-			if d := unquotedLit(x, w, src, i == 0, assignLike); d != nil {
-				return "", d
+			if d := unquotedLit(x, w, src, i == 0, assignLike, globs); d != nil {
+				return "", nil, d
 			}
 			for _, seg := range unescape(x.Value) {
 				push(seg.text, !seg.escaped)
 			}
 		case *syntax.SglQuoted:
 			if x.Dollar {
-				return "", deny(RuleExpansion, x, "`$'…'` is an ANSI-C quoted string, which bash expands",
+				return "", nil, deny(RuleExpansion, x, "`$'…'` is an ANSI-C quoted string, which bash expands",
 					"use plain single quotes and write the characters out")
 			}
 			push(x.Value, false)
 		case *syntax.DblQuoted:
 			if x.Dollar {
-				return "", deny(RuleExpansion, x, "`$\"…\"` is a locale-translated string, which bash expands",
+				return "", nil, deny(RuleExpansion, x, "`$\"…\"` is a locale-translated string, which bash expands",
 					"use plain double or single quotes")
 			}
 			for _, dp := range x.Parts {
 				lit, ok := dp.(*syntax.Lit)
 				if !ok {
-					return "", partDenial(src, w, dp)
+					return "", nil, partDenial(src, w, dp)
 				}
 				push(dqUnescape(lit.Value), false)
 			}
 		default:
-			return "", partDenial(src, w, part)
+			return "", nil, partDenial(src, w, part)
 		}
 	}
-	val := b.String()
-	if d := braceCheck(val, unq); d != "" {
-		return "", deny(RuleExpansion, w, fmt.Sprintf("`%s` is brace expansion (%s), which bash would turn into several words", nodeText(src, w), d),
-			"write each word out, or quote the braces")
-	}
-	return checkValue(src, w, val)
+	return b.String(), unq, nil
 }
 
 // checkValue applies the checks every argument's value gets: its length
@@ -584,7 +605,7 @@ func partDenial(src string, w *syntax.Word, part syntax.WordPart) *DeniedError {
 
 // unquotedLit refuses glob characters and tilde expansion in unquoted
 // literal text. Escaped characters are literal.
-func unquotedLit(x *syntax.Lit, w *syntax.Word, src string, wordStart, assignLike bool) *DeniedError {
+func unquotedLit(x *syntax.Lit, w *syntax.Word, src string, wordStart, assignLike, globs bool) *DeniedError {
 	v := x.Value
 	deny := func(rule Rule, off int, reason, advice string) *DeniedError {
 		pos := x.Pos()
@@ -597,6 +618,12 @@ func unquotedLit(x *syntax.Lit, w *syntax.Word, src string, wordStart, assignLik
 		if c == '\\' {
 			i++
 			continue
+		}
+		switch c {
+		case '*', '?', '[':
+			if globs {
+				continue // clada expands them itself (compositions)
+			}
 		}
 		switch c {
 		case '*', '?':

@@ -17,3 +17,12 @@ func (group) kill(p *os.Process) error   { return p.Kill() }
 func (group) killLeftovers(*os.Process)  {}
 func (group) close()                     {}
 func signalName(*os.ProcessState) string { return "" }
+
+// SignalNumber is 9 for SIGKILL, the only signal clada itself sends where
+// there are no Unix signals, and 0 otherwise.
+func SignalNumber(name string) int {
+	if name == "SIGKILL" {
+		return 9
+	}
+	return 0
+}

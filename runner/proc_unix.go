@@ -56,3 +56,12 @@ func signalName(state *os.ProcessState) string {
 	}
 	return ws.Signal().String()
 }
+
+// SignalNumber is the number of the signal named name ("SIGKILL"), 0 when
+// the name is unknown.
+func SignalNumber(name string) int {
+	if name == "" {
+		return 0
+	}
+	return int(unix.SignalNum(name))
+}

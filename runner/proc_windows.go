@@ -78,3 +78,12 @@ func (g *group) close() {
 
 // signalName returns "": Windows processes do not die of signals.
 func signalName(*os.ProcessState) string { return "" }
+
+// SignalNumber is 9 for SIGKILL, the only signal clada itself sends where
+// there are no Unix signals, and 0 otherwise.
+func SignalNumber(name string) int {
+	if name == "SIGKILL" {
+		return 9
+	}
+	return 0
+}

@@ -1,14 +1,11 @@
 package runner
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"sync/atomic"
 	"time"
 )
 
@@ -165,8 +162,8 @@ var (
 // device. Run returns when the command has ended and its output is read; it
 // kills the command's process group when ctx is canceled, when cfg.Timeout
 // expires and when output passes cfg.MaxOutput.
-func Run(ctx context.Context, argv []string, cfg Config) (res Result) {
-	res = Result{ExitCode: -1}
+func Run(ctx context.Context, argv []string, cfg Config) Result {
+	res := Result{ExitCode: -1}
 	if len(argv) == 0 || argv[0] == "" {
 		res.Status = StatusStartFailed
 		res.Err = ErrNoCommand
@@ -177,179 +174,10 @@ func Run(ctx context.Context, argv []string, cfg Config) (res Result) {
 		res.Err = context.Cause(ctx)
 		return res
 	}
-	timeout := cfg.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	maxOutput := cfg.MaxOutput
-	if maxOutput <= 0 {
-		maxOutput = DefaultMaxOutput
-	}
-	res.MaxOutput = maxOutput
-	waitDelay := cfg.WaitDelay
-	if waitDelay <= 0 {
-		waitDelay = DefaultWaitDelay
-	}
-
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
-	if cmd.Err != nil { // not found in PATH, or exec.ErrDot
-		return startFailed(res, argv[0], cmd.Err)
-	}
-	cmd.Dir = cfg.Dir
-	tmp, err := newTempDir(cfg.TempRoot)
-	if err != nil {
-		return startFailed(res, argv[0], fmt.Errorf("making its temporary directory: %w", err))
-	}
-	// Deferred after the group's kill (registered below), so it runs once
-	// the command and everything it started are gone.
-	defer func() {
-		if err := tmp.remove(); err != nil {
-			res.TempLeft = tmp.path
-		}
-	}()
-	if cfg.Env != nil {
-		cmd.Env = tmp.env(cfg.Env)
-	} else {
-		cmd.Env = tmp.env(cmd.Environ())
-	}
-	// cmd.Stdin stays nil: os/exec connects it to the null device.
-
-	var g group
-	g.prepare(cmd)
-	defer g.close()
-	// killCause is the cancellation cause at the moment Run killed the
-	// group, nil when it never did.
-	var killCause atomic.Pointer[error]
-	cmd.Cancel = func() error {
-		err := g.kill(cmd.Process)
-		if !errors.Is(err, os.ErrProcessDone) { // else it ended on its own
-			cause := context.Cause(runCtx)
-			killCause.Store(&cause)
-		}
-		return err
-	}
-	cmd.WaitDelay = waitDelay
-
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return startFailed(res, argv[0], err)
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return startFailed(res, argv[0], err)
-	}
-	// Passing *os.File makes os/exec hand the pipes to the child as they
-	// are, without copying goroutines of its own; Run reads them itself so
-	// that it can kill the group as soon as the command exits.
-	cmd.Stdout = outW
-	cmd.Stderr = errW
-
-	start := time.Now()
-	if cfg.Start != nil {
-		err = cfg.Start(cmd, tmp.path)
-	} else {
-		err = cmd.Start()
-	}
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		outR.Close()
-		errR.Close()
-		if ctx.Err() != nil { // canceled while starting; nothing ran
-			res.Status = StatusCanceled
-			res.Err = context.Cause(ctx)
-			return res
-		}
-		return startFailed(res, argv[0], err)
-	}
-	g.started(cmd.Process)
-	timer := time.AfterFunc(timeout, func() { cancel(errTimedOut) })
-
-	c := capture{left: maxOutput, full: func() { cancel(errTruncated) }}
-	done := make(chan struct{}, 2)
-	outSink, errSink := &sink{w: cfg.Stdout}, &sink{w: cfg.Stderr}
-	go c.drain(outR, outSink, done)
-	go c.drain(errR, errSink, done)
-
-	_ = cmd.Wait() // the outcome is read from cmd.ProcessState below
-	timer.Stop()
-	// Whatever the command left behind in its group dies with it; this also
-	// closes the pipes those processes held, so the reads below end.
-	g.killLeftovers(cmd.Process)
-
-	pending := 2
-	delay := time.NewTimer(waitDelay)
-	canceled := ctx.Done()
-	for pending > 0 {
-		select {
-		case <-done:
-			pending--
-			continue
-		case <-canceled:
-			// Ctrl-C: read what the killed group left in the pipes, but
-			// do not wait the whole WaitDelay for a process outside it.
-			canceled = nil
-			if waitDelay > cancelGrace {
-				delay.Reset(cancelGrace)
-			}
-			continue
-		case <-delay.C:
-		}
-		// Something outside the group still holds the pipes: stop
-		// reading, as exec.Cmd.WaitDelay does.
-		outR.Close()
-		errR.Close()
-		for ; pending > 0; pending-- {
-			<-done
-		}
-	}
-	delay.Stop()
-	outR.Close()
-	errR.Close()
-	res.Duration = time.Since(start)
-
-	c.mu.Lock()
-	res.Truncated, res.Dropped = c.truncated, c.dropped
-	c.mu.Unlock()
-	// Both drains are done: their sinks are ours again.
-	res.StdoutBytes, res.StderrBytes = outSink.written, errSink.written
-	res.WriteErr = cmp.Or(outSink.err, errSink.err)
-
-	state := cmd.ProcessState
-	if state != nil {
-		res.Signal = signalName(state)
-	}
-	var cause error
-	if p := killCause.Load(); p != nil {
-		cause = *p
-	}
-	switch {
-	case errors.Is(cause, errTruncated):
-		res.Status = StatusTruncated
-	case errors.Is(cause, errTimedOut) || errors.Is(cause, context.DeadlineExceeded):
-		res.Status = StatusTimedOut
-		res.TimedOut = true
-	case cause != nil:
-		res.Status = StatusCanceled
-		res.Err = cause
-	case res.Truncated:
-		// The cap was passed after the command had exited (output still in
-		// the pipe, or from a leftover process).
-		res.Status = StatusTruncated
-	case state != nil && res.Signal != "":
-		res.Status = StatusSignaled
-	case state != nil:
-		res.Status = StatusExited
-		res.ExitCode = state.ExitCode()
-	default:
-		// Wait failed without a process state; this should not happen.
-		res.Status = StatusSignaled
-	}
-	return res
+	s := NewScript(ctx, cfg)
+	s.Pipeline([]Stage{{Argv: argv, Dir: cfg.Dir, Env: cfg.Env,
+		Stdout: Stream{Kind: StreamStdout}, Stderr: Stream{Kind: StreamStderr}}})
+	return s.Finish()
 }
 
 func startFailed(res Result, name string, err error) Result {

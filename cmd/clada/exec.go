@@ -148,12 +148,12 @@ func execExit(res runner.Result, cfg runner.Config, stderr io.Writer) int {
 		return execTimedOut
 	case runner.StatusTruncated:
 		fmt.Fprintf(stderr, "clada: output passed max_output (%d bytes): the command was killed\n", cfg.MaxOutput)
-		return execSignaled + signalNumber("SIGKILL")
+		return execSignaled + runner.SignalNumber("SIGKILL")
 	case runner.StatusCanceled:
 		fmt.Fprintln(stderr, "clada: interrupted: the command and everything it started were killed")
 		return exitInterrupted
 	}
-	if n := signalNumber(res.Signal); n > 0 {
+	if n := runner.SignalNumber(res.Signal); n > 0 {
 		return execSignaled + n
 	}
 	return exitFailed

@@ -49,15 +49,7 @@ func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.S
 		return runner.Run(ctx, v.Exec, cfg), Confinement{}
 	}
 	var conf Confinement
-	grants := sandbox.Command{Network: v.Grants.Network, Repository: v.Repository,
-		Caches: cacheDirs(ctx, v, sb)}
-	cfg.Start = func(cmd *exec.Cmd, tmp string) error {
-		c := grants
-		c.TmpDir = tmp
-		o, err := sb.Start(cmd, c)
-		conf.Outcome = o
-		return err
-	}
+	cfg.Start = startConfined(ctx, v, sb, &conf.Outcome)
 	// Every TMPDIR in one directory, which the sandbox grants once.
 	if root := sb.TempRoot(); root != "" {
 		cfg.TempRoot = root
@@ -77,6 +69,20 @@ func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.S
 	}
 	conf.Hint = sandbox.Hint(conf.Outcome, res.Status == runner.StatusExited && res.ExitCode != 0, outTail.bytes(), errTail.bytes())
 	return res, conf
+}
+
+// startConfined is the runner's Start for v's command: started by sb
+// with what v grants, its outcome stored in *o.
+func startConfined(ctx context.Context, v Verdict, sb *sandbox.Sandbox, o *sandbox.Outcome) func(*exec.Cmd, string) error {
+	grants := sandbox.Command{Network: v.Grants.Network, Repository: v.Repository,
+		Caches: cacheDirs(ctx, v, sb)}
+	return func(cmd *exec.Cmd, tmp string) error {
+		c := grants
+		c.TmpDir = tmp
+		out, err := sb.Start(cmd, c)
+		*o = out
+		return err
+	}
 }
 
 // SandboxPhrase says in a few words how v would run under sb, for the

@@ -50,6 +50,10 @@ type Stage struct {
 	// Start starts the prepared command, as [Config.Start]; nil is
 	// the script's Config.Start.
 	Start func(cmd *exec.Cmd, tmpDir string) error
+	// Refused, when set, is written to the script's stderr in place of
+	// starting the stage, which then ends with status 1 (a redirection
+	// whose file could not be opened, as in a shell).
+	Refused string
 	// Stdin, Stdout and Stderr say where the standard streams go. A
 	// StreamPipe stdin reads the previous stage's StreamPipe outputs.
 	Stdin, Stdout, Stderr Stream
@@ -195,15 +199,23 @@ func (s *Script) Pipeline(stages []Stage) []StageResult {
 				continue
 			}
 		}
-		r, err := s.prepare(st, prevRead, pipeW)
-		if prevRead != nil {
-			prevRead.Close()
+		if st.Refused != "" {
+			s.Message(st.Refused)
+			res[i] = StageResult{Status: StatusExited, ExitCode: 1}
+			if prevRead != nil {
+				prevRead.Close()
+			}
+			prevRead = pipeR
+			if pipeW != nil {
+				pipeW.Close()
+			}
+			continue
 		}
+		stdinPipe := prevRead
 		prevRead = pipeR
-		if pipeW != nil {
-			// The child holds its own copy; the next stage sees EOF once
-			// this one (and everything it started) is done.
-			defer pipeW.Close()
+		r, err := s.prepare(st, stdinPipe, pipeW)
+		if err != nil && stdinPipe != nil {
+			stdinPipe.Close()
 		}
 		if err != nil {
 			res[i] = StageResult{Status: StatusStartFailed, ExitCode: -1, Err: fmt.Errorf("starting %q: %w", st.Argv[0], err)}
@@ -222,8 +234,14 @@ func (s *Script) Pipeline(stages []Stage) []StageResult {
 		} else {
 			err = r.cmd.Start()
 		}
+		// The child holds its own copies; the next stage sees EOF once
+		// this one (and everything it started) is done, and this one
+		// gets SIGPIPE once the previous one is.
 		if pipeW != nil {
 			pipeW.Close()
+		}
+		if stdinPipe != nil {
+			stdinPipe.Close()
 		}
 		if err != nil {
 			r.g.close()

@@ -70,8 +70,21 @@ type Config struct {
 	// Sandbox is sandbox: "auto" (confine where the machine can, the
 	// default when ""), "required" (refuse to run unconfined) or "off".
 	Sandbox string
+	// Compose is compose: nil (unset) accepts compositions (pipelines,
+	// `&&`, `cd`, redirections …) in clada hook, exec, check and the MCP
+	// tools but not in RUN blocks, whose format promises one command;
+	// true accepts them in RUN blocks too; false refuses them everywhere.
+	Compose *bool
 	Path    string // the file the values came from, "" when there is none
 }
+
+// ComposeCommands reports whether a command line given to clada hook,
+// exec, check or the MCP tools may be a composition.
+func (c Config) ComposeCommands() bool { return c.Compose == nil || *c.Compose }
+
+// ComposeRunBlocks reports whether a RUN block's body may be a
+// composition.
+func (c Config) ComposeRunBlocks() bool { return c.Compose != nil && *c.Compose }
 
 // Budget is a report budget: bytes and lines of a block's output.
 type Budget struct {
@@ -134,10 +147,13 @@ func LoadConfig(root string) (Config, error) {
 			v = patternsValue{&cfg.Secrets}
 		case "sandbox":
 			v = choiceValue{&cfg.Sandbox, []string{"auto", "required", "off"}}
+		case "compose":
+			cfg.Compose = new(bool)
+			v = boolValue{cfg.Compose}
 		default:
 			return Config{}, keyError(path, &md, top[name], name, errors.New(
 				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, report_budget, "+
-					"secrets, sandbox, background_after, job_timeout and job_max_output"))
+					"secrets, sandbox, compose, background_after, job_timeout and job_max_output"))
 		}
 		if err := md.PrimitiveDecode(top[name], v); err != nil {
 			return Config{}, tomlFileError(path, name, err)

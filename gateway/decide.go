@@ -77,6 +77,10 @@ type Options struct {
 	// is then not worked out (resolving every PATH entry was a fifth of
 	// clada check's own start-up). Never run a verdict of such a gateway.
 	DecideOnly bool
+	// Compose lets [Gateway.Check] decide a composition (config compose,
+	// on unless it is false); ComposeRunBlocks lets [Gateway.Plan] decide
+	// RUN blocks that are compositions (compose = true).
+	Compose, ComposeRunBlocks bool
 }
 
 // Gateway decides commands for one run. It caches symlink resolution

@@ -42,7 +42,10 @@ type Result struct {
 	WordLine int      // document line of the offending word, 0 when none
 	Group    int      // TASKS group within its document, 0 = standalone
 	Command  string   // the body as written, without surrounding blank lines
-	Argv     []string // the words the model wrote; nil when the body was refused
+	Argv     []string // the words the model wrote; nil when the body was refused or is a composition
+	// Composite is the body decided part by part when it is a
+	// composition (pipelines, `&&`, `cd` …); nil for one plain command.
+	Composite *Composite
 	DirAttr  string   // the dir attribute as written
 	Verdict
 
@@ -52,6 +55,8 @@ type Result struct {
 	Skip        string         // why it was skipped
 	Wrote       string         // file written by always/never
 	Run         *runner.Result // set when Status is StatusRan
+	// Parts are, for a composition that ran, how each of its parts ran.
+	Parts []PartRun
 	// Confinement says how the command ran under the sandbox, what the
 	// integrity check found and whether the sandbox may be why it
 	// failed; set when Status is StatusRan.
@@ -124,6 +129,7 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 			r := &Result{Source: d.Source, Index: len(p.Results), Line: b.Line, Group: b.Group,
 				Command: strings.Trim(b.Body, "\n"), DirAttr: b.Dir, Status: StatusPlanned}
 			switch {
+			case g.opts.ComposeRunBlocks && (b.Denied != nil || b.Err != nil && b.Err.MoreThanOne()) && g.composeBlock(r, b.Body):
 			case b.Err != nil:
 				// The reason is the error as docs/csl.md §6 prints it:
 				// SOURCE:LINE: message.
@@ -157,6 +163,7 @@ func (g *Gateway) Check(body, dir string) *Result {
 	argv, err := parser.New().ForWindows(g.opts.OS == specs.OSWindows).Command(body)
 	var d *parser.DeniedError
 	switch {
+	case errors.As(err, &d) && g.opts.Compose && composable(d.Rule) && g.composeBlock(r, body):
 	case errors.As(err, &d):
 		r.Verdict = parserRefusal(d)
 		if d.Line > 0 {
@@ -169,6 +176,45 @@ func (g *Gateway) Check(body, dir string) *Result {
 		r.Verdict = g.Decide(argv, dir)
 	}
 	return r
+}
+
+// composable reports whether a body the parser refused for rule may be a
+// composition.
+func composable(rule parser.Rule) bool {
+	switch rule {
+	case parser.RuleShellSyntax, parser.RuleRedirect, parser.RuleGlob, parser.RuleAssignment,
+		parser.RuleBuiltin, parser.RuleSubstitution, parser.RuleExpansion, parser.RuleCSLSyntax:
+		return true
+	}
+	return false
+}
+
+// composeBlock decides body as a composition into r. It reports false
+// when the body is not one (or is one plain command after all), leaving
+// r to the caller; a composition the parser refuses is a deny with the
+// composition's own reason.
+func (g *Gateway) composeBlock(r *Result, body string) bool {
+	s, err := parser.New().ForWindows(g.opts.OS == specs.OSWindows).Script(body)
+	var d *parser.DeniedError
+	switch {
+	case errors.As(err, &d):
+		if d.Rule == parser.RuleCSLSyntax {
+			return false
+		}
+		r.Verdict = parserRefusal(d)
+		if d.Line > 0 {
+			r.WordLine, r.Col = d.Line, d.Col
+			if r.Source != "<check>" {
+				r.WordLine = r.Line + d.Line
+			}
+		}
+		return true
+	case err != nil:
+		return false
+	}
+	c := g.DecideScript(s, r.DirAttr)
+	r.Composite, r.Verdict = c, c.Verdict
+	return true
 }
 
 // parserRefusal is the deny verdict for a body the parser refused.
@@ -237,6 +283,14 @@ func (g *Gateway) Execute(ctx context.Context, p *Plan, x ExecOptions, emit func
 			}
 			r.Verdict = g.Decide(r.Argv, r.DirAttr)
 		}
+		if (anyRan || remembered) && r.Composite != nil {
+			if dirty {
+				g.forget()
+				dirty = false
+			}
+			r.Composite = g.DecideScript(r.Composite.Script, r.DirAttr)
+			r.Verdict = r.Composite.Verdict
+		}
 		key := groupKey{r.Source, r.Group}
 		switch {
 		case ctx.Err() != nil:
@@ -299,8 +353,15 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 	}
 	cfg := x.Runner
 	cfg.Stdout, cfg.Stderr = stdout, stderr
-	res, conf := RunVerdict(ctx, r.Verdict, cfg, x.Sandbox)
-	r.Confinement = conf
+	var res runner.Result
+	if r.Composite != nil {
+		cr := g.RunComposite(ctx, r.Composite, cfg, x.Sandbox)
+		res, r.Confinement, r.Parts = cr.Result, cr.Confinement, cr.Parts
+	} else {
+		var conf Confinement
+		res, conf = RunVerdict(ctx, r.Verdict, cfg, x.Sandbox)
+		r.Confinement = conf
+	}
 	// A Stream's error is its own (Err); Close only ends the file.
 	_ = stdout.Close()
 	_ = stderr.Close()
@@ -340,12 +401,42 @@ func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 	}
 	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why, Prefix: g.prefixFor(r),
 		Sandbox: SandboxPhrase(x.Sandbox, r.Verdict)}
+	var asked []*Part // a composition's parts that need approval: what always and prefix remember
+	if c := r.Composite; c != nil {
+		for _, p := range c.Parts {
+			if p.Decision == Ask {
+				asked = append(asked, p)
+			}
+		}
+		q.Command, q.Dir, q.Prefix = r.Command, g.relDir(g.startDir(r.DirAttr)), ""
+		if len(asked) == 1 {
+			q.Prefix = g.prefixFor(&Result{Argv: asked[0].Argv, Verdict: asked[0].Verdict})
+		}
+	}
 	ans, no, err := x.Asker.Ask(ctx, q, x.ApprovalTimeout)
 	if err != nil {
 		r.NotApproved = "prompt failed: " + err.Error()
 		return false
 	}
 	pattern := PatternFor(r.Argv)
+	if r.Composite != nil && (ans == approve.Always || ans == approve.AlwaysPrefix || ans == approve.Never) {
+		// Patterns are about parts, never the whole text: always and
+		// prefix remember the parts that needed approval, never blocks
+		// them.
+		list := approve.ListAllowed
+		r.ApprovedBy = "always"
+		if ans == approve.Never {
+			list, r.ApprovedBy, r.NotApproved = approve.ListBlocked, "", "answered never"
+		}
+		for _, p := range asked {
+			pt := PatternFor(p.Argv)
+			if ans == approve.AlwaysPrefix && q.Prefix != "" {
+				pt = q.Prefix
+			}
+			g.remember(r, list, pt, x.Diag)
+		}
+		return ans != approve.Never
+	}
 	switch ans {
 	case approve.Yes:
 		r.ApprovedBy = "yes"

@@ -69,6 +69,13 @@ type Block struct {
 	Denied *DeniedError
 }
 
+// MoreThanOne reports whether the error is a RUN body of more than one
+// command: a composition, where compositions are accepted.
+func (e *Error) MoreThanOne() bool { return strings.HasPrefix(e.Msg, moreThanOne) }
+
+// moreThanOne starts the error of a RUN body of several commands.
+const moreThanOne = "more than one command in RUN block: put each"
+
 // Document is the parse of one CSL document.
 type Document struct {
 	Source   string   // path as given, or "<stdin>"

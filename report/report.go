@@ -392,6 +392,8 @@ type blockOut struct {
 	ApprovedBy  string   `json:"approved_by,omitempty"`
 	Missing     string   `json:"missing,omitempty"` // the program is not installed here (gateway.Verdict.Missing)
 	Wrote       string   `json:"wrote,omitempty"`
+	// Parts are a composition's parts.
+	Parts []partOut `json:"parts,omitempty"`
 	// Set when the command ran.
 	Outcome    string `json:"outcome,omitempty"`
 	ExitCode   *int   `json:"exit_code,omitempty"`
@@ -457,7 +459,7 @@ func (r *Reporter) blockJSON(b *gateway.Result) blockOut {
 		Command: b.Command, Argv: b.Argv, Exec: b.Exec, Dir: dirAttr(b), Decision: string(b.Decision),
 		Rule: b.Rule, Word: b.Word, WordLine: b.WordLine, Col: b.Col, Reason: b.Reason, Advice: b.Advice,
 		Status: string(b.Status), NotApproved: b.NotApproved, Declined: declined(b), Skip: b.Skip, ApprovedBy: b.ApprovedBy, Wrote: b.Wrote,
-		Missing: b.Missing}
+		Missing: b.Missing, Parts: partsJSON(b)}
 	if o.Argv == nil {
 		o.Argv = []string{}
 	}
@@ -496,6 +498,50 @@ func (r *Reporter) blockJSON(b *gateway.Result) blockOut {
 		}
 	}
 	return o
+}
+
+// partOut is one part of a composition in the JSON report.
+type partOut struct {
+	Command  string   `json:"command"`
+	Argv     []string `json:"argv"`
+	Dir      string   `json:"dir"`
+	Decision string   `json:"decision"`
+	Rule     string   `json:"rule"`
+	Word     string   `json:"word,omitempty"`
+	Reason   string   `json:"reason,omitempty"`
+	Decides  bool     `json:"decides,omitempty"`
+	Status   string   `json:"status,omitempty"` // ran, skipped, not-run, refused
+	ExitCode *int     `json:"exit_code,omitempty"`
+	Signal   string   `json:"signal,omitempty"`
+}
+
+func partsJSON(b *gateway.Result) []partOut {
+	c := b.Composite
+	if c == nil {
+		return nil
+	}
+	out := make([]partOut, len(c.Parts))
+	for i, p := range c.Parts {
+		o := partOut{Command: p.Text, Argv: p.Argv, Dir: p.DirAttr, Decision: string(p.Decision), Rule: p.Rule,
+			Word: p.Word, Reason: p.Reason, Decides: i == c.Decider}
+		if o.Dir == "" {
+			o.Dir = "."
+		}
+		if o.Argv == nil {
+			o.Argv = []string{}
+		}
+		if i < len(b.Parts) {
+			pr := b.Parts[i]
+			o.Status = string(pr.Status)
+			if pr.Status == gateway.PartRan && pr.Result.Status == runner.StatusExited {
+				code := pr.Result.ExitCode
+				o.ExitCode = &code
+			}
+			o.Signal = pr.Result.Signal
+		}
+		out[i] = o
+	}
+	return out
 }
 
 // dirAttr is the block's directory as the model wrote it ("." for the
@@ -597,10 +643,52 @@ func (r *Reporter) textBlock(b *gateway.Result) {
 	}
 	r.write(buf)
 	r.buf = buf
+	r.textParts(b)
 	if b.Status == gateway.StatusRan {
 		r.textRun(b)
 	}
 	r.printf("\n")
+}
+
+// textParts lists a composition's parts, each with its decision and,
+// once it ran, how it ended; the part that decides is marked.
+func (r *Reporter) textParts(b *gateway.Result) {
+	c := b.Composite
+	if c == nil || len(c.Parts) < 2 && b.Parts == nil {
+		return
+	}
+	for i, p := range c.Parts {
+		mark := ""
+		if i == c.Decider {
+			mark = " ← decides"
+		}
+		rule := ""
+		if p.Decision != gateway.Allow || p.Rule != "" {
+			rule = " (rule " + p.Rule + ")"
+		}
+		ran := ""
+		if i < len(b.Parts) {
+			ran = " · " + partStatus(b.Parts[i])
+		}
+		r.printf("    %s: %s%s%s%s\n", visible(p.Label(i)), p.Decision, rule, ran, mark)
+	}
+}
+
+// partStatus says how one part of a composition ran.
+func partStatus(p gateway.PartRun) string {
+	switch p.Status {
+	case gateway.PartRan:
+		if p.Result.Status == runner.StatusExited {
+			return fmt.Sprintf("exit %d", p.Result.ExitCode)
+		}
+		if p.Result.Signal != "" {
+			return p.Result.Status.String() + " (" + p.Result.Signal + ")"
+		}
+		return p.Result.Status.String()
+	case gateway.PartRefused:
+		return "not run: " + p.Refused.Reason
+	}
+	return string(p.Status)
 }
 
 // statusText says how a command that ran ended, and who let it run:

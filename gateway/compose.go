@@ -128,12 +128,8 @@ func (c *Composite) settle() {
 }
 
 // RuleComposition is the rule of a composition whose parts are all
-// allowed; RuleCd refuses a cd outside the project or to a directory
-// that is not there.
-const (
-	RuleComposition = "composition"
-	RuleCd          = "cd"
-)
+// allowed.
+const RuleComposition = "composition"
 
 // decideCd decides `cd ARG`, which moves to next (a dir attribute).
 func (g *Gateway) decideCd(arg, next string) Verdict {
@@ -148,7 +144,7 @@ func (g *Gateway) decideCd(arg, next string) Verdict {
 			Reason: fmt.Sprintf("`cd %s`: %s is not a directory inside the project", arg, arg),
 			Advice: "create the directory in a command of its own first, or fix the path"}
 	}
-	return Verdict{Decision: Allow, Rule: RuleCd, Dir: d, Reason: "cd to a directory inside the project"}
+	return Verdict{Decision: Allow, Rule: string(parser.RuleCd), Dir: d, Reason: "cd to a directory inside the project"}
 }
 
 // decidePart decides one command of a pipeline, run in dir: its words

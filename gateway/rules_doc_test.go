@@ -71,7 +71,7 @@ func parseExample(t *testing.T, line string) docExample {
 }
 
 // TestRulesDocExamples runs every example of docs/rules.md in a fresh
-// project: each `clada check` must give the rule of its section, with a
+// project, deciding as clada check does (compositions on): each `clada check` must give the rule of its section, with a
 // decision that the rule can give. Programs come from a PATH of fake
 // executables, so the result does not depend on what is installed: every
 // program an example names exists, except in the program-not-found
@@ -146,7 +146,7 @@ func TestRulesDocExamples(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g, err := New(Options{Root: root, Specs: set, Commands: cmds, Untrusted: ex.untrusted, OS: ex.os})
+				g, err := New(Options{Root: root, Specs: set, Commands: cmds, Untrusted: ex.untrusted, OS: ex.os, Compose: true})
 				if err != nil {
 					t.Fatal(err)
 				}

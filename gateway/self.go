@@ -1,11 +1,13 @@
 package gateway
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/clada/clada/specs"
 )
@@ -29,8 +31,12 @@ type ExecArgs struct {
 	// the command it decides runs under the sandbox of the clada that
 	// decided it, which an inner --sandbox off cannot lift.
 	Sandbox string
-	Argv    []string // the command, at least one word
-	Help    bool     // -h or --help was given (then Argv is nil)
+	Argv    []string // the command, at least one word, unless Line is set
+	// Line is a command line (--line TEXT, or --line64 with the text
+	// encoded by [EncodeLine]): a composition, decided part by part and
+	// run by clada without a shell. Argv is then nil.
+	Line string
+	Help bool // -h or --help was given (then Argv is nil)
 }
 
 // ErrExecUsage wraps every error of [ParseExec].
@@ -72,6 +78,8 @@ func ParseExec(args []string) (ExecArgs, error) {
 			dst = &x.Dir
 		case "sandbox":
 			dst = &x.Sandbox
+		case "line", "line64":
+			dst = &x.Line
 		default:
 			return x, fmt.Errorf("%w: unknown option %s", ErrExecUsage, a)
 		}
@@ -82,13 +90,54 @@ func ParseExec(args []string) (ExecArgs, error) {
 			i++
 			val = args[i]
 		}
+		if name == "line64" {
+			line, err := DecodeLine(val)
+			if err != nil {
+				return x, fmt.Errorf("%w: --line64: %v", ErrExecUsage, err)
+			}
+			val = line
+		}
+		if dst == &x.Line && x.Line != "" {
+			return x, fmt.Errorf("%w: more than one command line", ErrExecUsage)
+		}
 		*dst = val
 	}
-	if len(x.Argv) == 0 {
+	switch {
+	case x.Line != "" && len(x.Argv) > 0:
+		return x, fmt.Errorf("%w: both a command line and a command", ErrExecUsage)
+	case x.Line == "" && len(x.Argv) == 0:
 		return x, fmt.Errorf("%w: no command to run", ErrExecUsage)
 	}
 	return x, nil
 }
+
+// linePrefix starts every encoded command line: a letter, so that no
+// shell reads the word as an option, a number or anything but text.
+const linePrefix = "L"
+
+// EncodeLine encodes a command line for `clada exec --line64` as one word
+// made only of letters, digits, - and _: every shell an agent may use
+// passes it to clada unchanged, with no quoting to get wrong.
+func EncodeLine(line string) string {
+	return linePrefix + base64.RawURLEncoding.EncodeToString([]byte(line))
+}
+
+// DecodeLine reverses [EncodeLine].
+func DecodeLine(word string) (string, error) {
+	enc, ok := strings.CutPrefix(word, linePrefix)
+	if !ok {
+		return "", fmt.Errorf("not an encoded command line (it starts with %q)", linePrefix)
+	}
+	b, err := base64.RawURLEncoding.DecodeString(enc)
+	if err != nil {
+		return "", err
+	}
+	if !utf8.Valid(b) {
+		return "", errors.New("the command line is not UTF-8")
+	}
+	return string(b), nil
+}
+
 
 // decideSelf judges a command that runs clada itself, before anything
 // else is decided: a model may never change clada's permissions
@@ -115,6 +164,13 @@ func (g *Gateway) decideSelf(argv []string, dir string) (v Verdict, ok bool) {
 			Reason: err.Error(), Advice: "write the command itself, without clada exec"}, true
 	case x.Help:
 		return Verdict{}, false
+	case x.Line != "":
+		// What a composition runs is clada's to start, part by part; a
+		// command that runs clada exec of one would be a second gate
+		// around it.
+		return Verdict{Decision: Deny, Rule: RuleSelfExec, Word: "--line",
+			Reason: "clada exec --line runs a command line that clada decides itself",
+			Advice: "write the command line itself, without clada exec"}, true
 	case x.Root != "" && !g.sameRoot(x.Root, dir):
 		return Verdict{Decision: Deny, Rule: RuleSelfExec, Word: x.Root,
 			Reason: fmt.Sprintf("clada exec --root %s names another project than %s", x.Root, g.Root()),

@@ -66,6 +66,9 @@ func Cursor(in io.Reader, out, stderr io.Writer, env Env) int {
 		exec := a.Rewrite("clada")
 		a.Decision = gateway.Ask
 		user = fmt.Sprintf("clada asks: it allows this command (rule %s) only run its own way, with hardening options or variables, and Cursor runs commands as written", a.Result.Rule)
+		if a.Result.Composite != nil {
+			user = fmt.Sprintf("clada asks: it allows this command line (rule %s) only when clada runs it itself, without a shell, and Cursor runs commands in its shell", a.Result.Rule)
+		}
 		agent = user + ". To run it without asking, run instead: " + exec
 	}
 	return writeJSON(out, stderr, cursorOutput{Permission: string(a.Decision), UserMessage: user, AgentMessage: agent,

@@ -167,10 +167,10 @@ func reason(r *gateway.Result) string {
 func hookAdvice(r *gateway.Result) string {
 	switch r.Rule {
 	case "shell-syntax", "builtin", gateway.RuleCSLSyntax:
-		return "run one plain command per tool call, with no shell operators, cd or redirections; " +
-			"name files by their paths from the current directory instead of changing into another"
+		return "write commands without shell logic: pipes, `&&`, `||`, `;`, `cd DIR && …` and redirections to files in the project are accepted; " +
+			"loops, conditionals, subshells, groups and `&` are not, so run the steps one at a time"
 	case "redirect":
-		return "drop the redirection: the agent shows you stdout and stderr, and its file tools write files"
+		return "redirect only stdin, stdout and stderr, to files inside the project, or drop the redirection: the agent shows you stdout and stderr"
 	}
 	return r.Advice
 }
@@ -184,6 +184,12 @@ func (a Answer) Rewrite(self string) string {
 	if a.Decision != gateway.Allow || self == "" || a.Result == nil {
 		return ""
 	}
+	if a.Result.Composite != nil {
+		// A composition reaches clada exec as one word that every shell
+		// (bash, zsh, fish, dash, PowerShell, cmd) passes unchanged:
+		// base64url, behind a letter.
+		return ShellQuote([]string{self, "exec", "--root", a.Root, "--dir", a.Dir, "--line64", gateway.EncodeLine(a.Result.Command)})
+	}
 	words := append([]string{self, "exec", "--root", a.Root, "--dir", a.Dir, "--"}, a.Result.Argv...)
 	return ShellQuote(words)
 }
@@ -195,7 +201,7 @@ func (a Answer) Rewrite(self string) string {
 // command must ask instead of allowing it.
 func (a Answer) asWritten() bool {
 	r := a.Result
-	if r == nil || len(r.Exec) != len(r.Argv) || len(r.Env) > 0 {
+	if r == nil || r.Composite != nil || len(r.Argv) == 0 || len(r.Exec) != len(r.Argv) || len(r.Env) > 0 {
 		return false
 	}
 	return runsExec(r.Argv) || slices.Equal(r.Exec[1:], r.Argv[1:])

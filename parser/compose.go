@@ -124,6 +124,12 @@ func (p *Parser) Script(body string) (*Script, error) {
 			return nil, d
 		}
 	}
+	if n := len(c.pipes); n > 0 && c.pipes[n-1].Cd != "" {
+		last := c.pipes[n-1]
+		return nil, &DeniedError{Rule: RuleCd, Word: last.Text, Line: last.Line, Col: 1,
+			Reason: "`" + last.Text + "` ends the command line: clada runs the line itself, so the directory does not carry over to the next command",
+			Advice: "write `cd DIR && COMMAND` in one command line, or name paths from the current directory"}
+	}
 	return &Script{Pipelines: c.pipes}, nil
 }
 
@@ -271,7 +277,8 @@ func (c *composer) cd(st *syntax.Stmt, call *syntax.CallExpr) (string, *DeniedEr
 	}
 	dir, d := wordValue(c.src, call.Args[1], false)
 	if d != nil {
-		if d.Rule == RuleExpansion && strings.HasPrefix(dir+nodeText(c.src, call.Args[1]), "~") {
+		if d.Rule == RuleExpansion && strings.HasPrefix(nodeText(c.src, call.Args[1]), "~") {
+			d.Rule = RuleCd
 			d.Advice = "write `cd DIR` with a directory inside the project; the home directory is outside it"
 		}
 		return "", d

@@ -34,15 +34,19 @@ func execCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "exec",
 		Usage:     "decide one command and, only when it is allowed, run it with its output passed through",
-		ArgsUsage: "[--root DIR] [--dir DIR] [--sandbox MODE] -- COMMAND [ARG...]",
+		ArgsUsage: "[--root DIR] [--dir DIR] [--sandbox MODE] (-- COMMAND [ARG...] | --line 'COMMAND LINE' | --line64 ENCODED)",
 		Description: "The decision is clada check's. An allowed command runs as clada run runs it (absolute\n" +
 			"program, git hardening, stdin closed, timeout and output cap from .clada/config.toml), and\n" +
-			"its stdout, stderr and exit code are passed through unchanged, with no report. Anything\n" +
+			"its stdout, stderr and exit code are passed through unchanged, with no report. --line runs a\n" +
+			"command line, which may be a composition (pipelines, &&, ||, cd, redirections): each part is\n" +
+			"decided and clada runs the whole itself, without a shell (--line64 takes it base64url-encoded\n" +
+			"behind an L, the form clada hook writes so that no shell can change it). Anything\n" +
 			"else exits 126 with the reason on stderr: clada exec never asks. This is what clada hook\n" +
 			"rewrites an allowed command to. Exit codes besides the command's own: 126 refused, 127 the\n" +
 			"program could not start, 124 timed out, 128+N killed by signal N, 2 usage error." + examples(
 			"clada exec -- git status",
 			"clada exec --dir sub -- ls -la",
+			"clada exec --line 'go test ./... 2>&1 | tail -30'",
 			"clada exec --root /src/app --dir /src/app/sub -- grep -rn TODO ."),
 		// The options are gateway.ParseExec's; these are for --help.
 		SkipFlagParsing: true,
@@ -78,7 +82,11 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 	// The words are the argv; quoting them gives the body that parses
 	// back to exactly these words, and the parser's checks on each word
 	// apply as they do for clada check -- ARGV.
-	r := g.Check(parser.Quote(x.Argv), x.Dir)
+	body := x.Line
+	if body == "" {
+		body = parser.Quote(x.Argv)
+	}
+	r := g.Check(body, x.Dir)
 	if r.Decision != gateway.Allow {
 		refuse(stderr, r)
 		return exitError(execRefused)
@@ -101,7 +109,13 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 	cfg := p.ExecOptions(project.RunOptions{}, stderr).Runner
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, conf := runStreaming(ctx, r.Verdict, cfg, sb, stdout, stderr)
+	var res runner.Result
+	var conf gateway.Confinement
+	if r.Composite != nil {
+		res, conf = runCompositeStreaming(ctx, g, r.Composite, cfg, sb, stdout, stderr)
+	} else {
+		res, conf = runStreaming(ctx, r.Verdict, cfg, sb, stdout, stderr)
+	}
 	code := execExit(res, cfg, stderr)
 	// The sandbox is mentioned only when it matters: what the integrity
 	// check found, and a failure the confinement may have caused.
@@ -169,4 +183,15 @@ func runStreaming(ctx context.Context, v gateway.Verdict, cfg runner.Config, sb 
 		fmt.Fprintf(stderr, "clada: passing the output on: %v\n", res.WriteErr)
 	}
 	return res, conf
+}
+
+// runCompositeStreaming runs an allowed composition with its output passed
+// to stdout and stderr as it comes.
+func runCompositeStreaming(ctx context.Context, g *gateway.Gateway, c *gateway.Composite, cfg runner.Config, sb *sandbox.Sandbox, stdout, stderr io.Writer) (runner.Result, gateway.Confinement) {
+	cfg.Stdout, cfg.Stderr = stdout, stderr
+	cr := g.RunComposite(ctx, c, cfg, sb)
+	if cr.Result.WriteErr != nil {
+		fmt.Fprintf(stderr, "clada: passing the output on: %v\n", cr.Result.WriteErr)
+	}
+	return cr.Result, cr.Confinement
 }

@@ -237,7 +237,7 @@ func TestMCPCheckAndRun(t *testing.T) {
 	if !strings.Contains(text(res), "confined: ") {
 		t.Errorf("run cat a.txt: the text result does not say how the sandbox ran it:\n%s", text(res))
 	}
-	for cmd, rule := range map[string]string{"cat $HOME": "expansion", "sudo touch made": "hard-block", "ls | touch made": "shell-syntax"} {
+	for cmd, rule := range map[string]string{"cat $HOME": "expansion", "sudo touch made": "hard-block", "ls | touch made &": "shell-syntax"} {
 		res := s.call("run", map[string]any{"command": cmd})
 		if out := structured(t, res); !res.IsError || out["decision"] != "deny" || out["rule"] != rule || out["status"] != "denied" {
 			t.Errorf("run %s: isError %v, %v; want denied by %s", cmd, res.IsError, out, rule)

@@ -89,8 +89,28 @@ func (g *Gateway) DecideScript(s *parser.Script, dir string) *Composite {
 			c.Parts = append(c.Parts, g.decidePart(pi, ci, cmd, cur))
 		}
 	}
+	if n := len(s.Pipelines); n > 0 && s.Pipelines[n-1].Cd != "" {
+		// clada runs the line itself, so where it ends does not carry
+		// over to the agent's shell: a line that ends elsewhere than it
+		// started (`cd src`, `ls && cd sub`) would leave the model
+		// believing it moved. One that comes back (`cd web && npm test
+		// && cd ..`) is fine.
+		p := c.Parts[len(c.Parts)-1]
+		if p.Decision == Allow && !g.sameDirAttr(dir, cur) {
+			p.Verdict = Verdict{Decision: Deny, Rule: string(parser.RuleCd), Word: s.Pipelines[n-1].Text,
+				Reason: "`" + s.Pipelines[n-1].Text + "` ends the command line elsewhere than it started: clada runs the line itself, so the directory does not carry over to the next command",
+				Advice: "write `cd DIR && COMMAND` in one command line, or name paths from the current directory"}
+		}
+	}
 	c.settle()
 	return c
+}
+
+// sameDirAttr reports whether two dir attributes name the same directory.
+func (g *Gateway) sameDirAttr(a, b string) bool {
+	da, err1 := g.resolver.Resolve(g.Root(), nonEmpty(g.inBase(a)))
+	db, err2 := g.resolver.Resolve(g.Root(), nonEmpty(g.inBase(b)))
+	return err1 == nil && err2 == nil && da == db
 }
 
 // settle sets the whole's verdict from its parts.

@@ -46,7 +46,7 @@ type Result struct {
 	// Composite is the body decided part by part when it is a
 	// composition (pipelines, `&&`, `cd` …); nil for one plain command.
 	Composite *Composite
-	DirAttr  string   // the dir attribute as written
+	DirAttr   string // the dir attribute as written
 	Verdict
 
 	Status      Status

@@ -138,7 +138,6 @@ func DecodeLine(word string) (string, error) {
 	return string(b), nil
 }
 
-
 // decideSelf judges a command that runs clada itself, before anything
 // else is decided: a model may never change clada's permissions
 // (specs.SelfPermission), and `clada exec -- X` is judged as X — run in

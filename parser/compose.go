@@ -124,12 +124,6 @@ func (p *Parser) Script(body string) (*Script, error) {
 			return nil, d
 		}
 	}
-	if n := len(c.pipes); n > 0 && c.pipes[n-1].Cd != "" {
-		last := c.pipes[n-1]
-		return nil, &DeniedError{Rule: RuleCd, Word: last.Text, Line: last.Line, Col: 1,
-			Reason: "`" + last.Text + "` ends the command line: clada runs the line itself, so the directory does not carry over to the next command",
-			Advice: "write `cd DIR && COMMAND` in one command line, or name paths from the current directory"}
-	}
 	return &Script{Pipelines: c.pipes}, nil
 }
 

@@ -22,7 +22,7 @@ func Rules() []RuleInfo {
 			"background `&`, `!`, subshells, `{ }`, `if` `for` `while` `case`, functions, `[[ ]]`, `(( ))`, `time`; in a RUN block (unless compose = true) also pipes `|` and chaining `&&` `||` `;`",
 			"run the commands one at a time and decide from their output; in a hook, exec, check or MCP call `a | b`, `a && b` and `cd DIR && …` are accepted; in a RUN block use one command per block, a TASKS group and the dir attribute"},
 		{RuleCd, "deny",
-			"in a command line that is a composition: a bare `cd`, `cd -`, `cd ~`, cd with options or two directories, cd inside a pipeline or with a redirection, or a cd that ends the line (it would change nothing)",
+			"in a command line that is a composition: a bare `cd`, `cd -`, `cd ~`, cd with options or two directories, cd inside a pipeline or with a redirection, or a cd that ends the line elsewhere than it started (the directory would not carry over)",
 			"write `cd DIR && COMMAND` with a directory inside the project; the directory lasts for the rest of that line only"},
 		{RuleRedirect, "deny",
 			"a redirection clada does not run: descriptors other than 0, 1 and 2, `<>`, `>&-`; in a RUN block (unless compose = true) every redirection `>` `>>` `<` `2>&1`, here-document and here-string",

@@ -158,7 +158,7 @@ func (g *Gateway) RunComposite(ctx context.Context, c *Composite, cfg runner.Con
 		run.Confinement.Changes = snap.Check()
 	}
 	if sb != nil {
-		run.Confinement.Hint = sandbox.Hint(run.Confinement.Outcome, run.Result.OK() == false && run.Result.Status == runner.StatusExited,
+		run.Confinement.Hint = sandbox.Hint(run.Confinement.Outcome, !run.Result.OK() && run.Result.Status == runner.StatusExited,
 			outTail.bytes(), errTail.bytes())
 	}
 	return run

@@ -391,7 +391,7 @@ func (c *composer) redirect(r *syntax.Redirect) (Redir, *DeniedError) {
 	switch r.Op {
 	case syntax.RdrIn:
 		rd.Kind, rd.Fd = RedirRead, orFd(fd, 0)
-	case syntax.RdrOut, syntax.ClbOut:
+	case syntax.RdrOut, syntax.RdrClob:
 		rd.Kind, rd.Fd = RedirWrite, orFd(fd, 1)
 	case syntax.AppOut:
 		rd.Kind, rd.Fd = RedirAppend, orFd(fd, 1)

@@ -179,9 +179,3 @@ func Run(ctx context.Context, argv []string, cfg Config) Result {
 		Stdout: Stream{Kind: StreamStdout}, Stderr: Stream{Kind: StreamStderr}}})
 	return s.Finish()
 }
-
-func startFailed(res Result, name string, err error) Result {
-	res.Status = StatusStartFailed
-	res.Err = fmt.Errorf("starting %q: %w", name, err)
-	return res
-}

@@ -183,10 +183,9 @@ func (s *Script) Pipeline(stages []Stage) []StageResult {
 		return res
 	}
 	type running struct {
-		cmd   *exec.Cmd
-		g     group
-		tmp   *tempDir
-		extra []*os.File // pipe ends of clada's to close once started
+		cmd *exec.Cmd
+		g   group
+		tmp *tempDir
 	}
 	procs := make([]*running, len(stages))
 	var prevRead *os.File // the read end of the pipe from the previous stage

@@ -138,7 +138,7 @@ const flows = {
     const s = await connect(root);
     let res = await s.call('check', { command: 'cat $HOME' });
     check(!res.isError && res.out.decision === 'deny' && res.out.rule === 'expansion' && res.out.advice, 'check cat $HOME denies', res);
-    for (const [command, rule] of [['cat $HOME', 'expansion'], ['ls | touch made', 'shell-syntax'], ['sudo touch made', 'hard-block']]) {
+    for (const [command, rule] of [['cat $HOME', 'expansion'], ['ls | touch made &', 'shell-syntax'], ['sudo touch made', 'hard-block']]) {
       res = await s.call('run', { command });
       check(res.isError === true && res.out.decision === 'deny' && res.out.rule === rule && res.out.status === 'denied',
         `run ${command} is an isError denial by ${rule}`, res);

@@ -102,7 +102,7 @@ func outcome(dir string, stdout, stderr []byte, code int) string {
 	return b.String()
 }
 
-var bashPrefix = regexp.MustCompile(`(?m)^bash: line \d+: `)
+var bashPrefix = regexp.MustCompile(`(?m)^(\S*/)?bash: line \d+: `)
 
 func newFixture(t *testing.T, fixture string) string {
 	t.Helper()

@@ -115,7 +115,6 @@ func (g *Gateway) sameDirAttr(a, b string) bool {
 
 // settle sets the whole's verdict from its parts.
 func (c *Composite) settle() {
-	rank := map[Decision]int{Allow: 0, Ask: 1, Deny: 2}
 	c.Decider = -1
 	for i, p := range c.Parts {
 		if p.Decision != Allow && (c.Decider < 0 || rank[p.Decision] > rank[c.Parts[c.Decider].Decision]) {
@@ -223,10 +222,12 @@ func (g *Gateway) partDir(dir string) (string, *Verdict) {
 	return abs, nil
 }
 
+// rank orders the decisions from the most lenient to the strictest.
+var rank = map[Decision]int{Allow: 0, Ask: 1, Deny: 2}
+
 // stricter keeps the command's verdict (what runs) and takes from r the
 // decision and its reasons when r is stricter.
 func stricter(v, r Verdict) Verdict {
-	rank := map[Decision]int{Allow: 0, Ask: 1, Deny: 2}
 	if rank[r.Decision] <= rank[v.Decision] {
 		if r.Decision == Ask && v.Decision == Ask && r.Why != "" {
 			v.Why += "; " + r.Why

@@ -66,13 +66,11 @@ func (g *Gateway) RunComposite(ctx context.Context, c *Composite, cfg runner.Con
 	}
 	var outTail, errTail tail
 	cfg.Stdout, cfg.Stderr = tee(cfg.Stdout, &outTail), tee(cfg.Stderr, &errTail)
+	var snap *sandbox.Snapshot
 	if sb != nil {
 		if root := sb.TempRoot(); root != "" {
 			cfg.TempRoot = root
 		}
-	}
-	var snap *sandbox.Snapshot
-	if sb != nil {
 		snap = sandbox.TakeSnapshot(sb.Root())
 	}
 	s := runner.NewScript(ctx, cfg)
@@ -111,25 +109,25 @@ func (g *Gateway) RunComposite(ctx context.Context, c *Composite, cfg runner.Con
 		parts := c.Parts[idx : idx+len(pl.Cmds)]
 		if ran || cur != parts[0].DirAttr {
 			g.forget()
+			var refused *Verdict
 			for ci, cmd := range pl.Cmds {
 				now := g.decidePart(pi, ci, cmd, cur)
 				if !stillAllowed(parts[ci], now) {
-					v := now.Verdict
-					run.Parts[idx+ci].Status, run.Parts[idx+ci].Refused = PartRefused, &v
+					refused = &now.Verdict
+					run.Parts[idx+ci].Status, run.Parts[idx+ci].Refused = PartRefused, refused
 					run.Stopped = now.Label(idx + ci)
 					break
 				}
 				parts[ci] = now
 			}
-			if run.Stopped != "" {
-				v := run.Parts[slices.IndexFunc(run.Parts, func(p PartRun) bool { return p.Status == PartRefused })].Refused
+			if refused != nil {
 				s.Message(fmt.Sprintf("clada: not run: %s is no longer allowed now that the commands before it ran (rule %s): %s\n",
-					run.Stopped, v.Rule, v.Reason))
+					run.Stopped, refused.Rule, refused.Reason))
 				status = 126
 				break
 			}
 		}
-		stages, files := g.stages(ctx, pl, parts, sb, &run.Confinement.Outcome, s)
+		stages, files := g.stages(ctx, pl, parts, sb, &run.Confinement.Outcome)
 		res := s.Pipeline(stages)
 		for _, f := range files {
 			f.Close()
@@ -188,7 +186,7 @@ func stillAllowed(planned, now *Part) bool {
 // redirections' files; a file that cannot be opened makes its command
 // fail with status 1, as in bash, and the rest of the pipeline runs.
 // The caller closes the files.
-func (g *Gateway) stages(ctx context.Context, pl *parser.Pipeline, parts []*Part, sb *sandbox.Sandbox, o *sandbox.Outcome, s *runner.Script) ([]runner.Stage, []*os.File) {
+func (g *Gateway) stages(ctx context.Context, pl *parser.Pipeline, parts []*Part, sb *sandbox.Sandbox, o *sandbox.Outcome) ([]runner.Stage, []*os.File) {
 	var files []*os.File
 	stages := make([]runner.Stage, len(pl.Cmds))
 	for ci, cmd := range pl.Cmds {

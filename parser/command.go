@@ -722,12 +722,30 @@ func braceCheck(val string, unq []bool) string {
 	if strings.IndexByte(val, '{') < 0 {
 		return ""
 	}
-	for i := 0; i < len(val); i++ {
+	for from := 0; ; {
+		open, closing, commas := nextBraceGroup(val, unq, from)
+		switch {
+		case open < 0:
+			return ""
+		case len(commas) > 0:
+			return "a comma list"
+		case allUnquoted(unq[open+1:closing]) && seqRe().MatchString(val[open+1:closing]):
+			return "a sequence"
+		}
+		from = open + 1
+	}
+}
+
+// nextBraceGroup finds the first unquoted `{` at or after from that an
+// unquoted `}` closes: the positions of the two braces and of the commas
+// between them at its top level, or open = -1 when there is none.
+func nextBraceGroup(val string, unq []bool, from int) (open, closing int, commas []int) {
+	for i := from; i < len(val); i++ {
 		if val[i] != '{' || !unq[i] {
 			continue
 		}
 		depth := 0
-		comma := false
+		commas = commas[:0]
 		for j := i; j < len(val); j++ {
 			if !unq[j] {
 				continue
@@ -737,23 +755,17 @@ func braceCheck(val string, unq []bool) string {
 				depth++
 			case ',':
 				if depth == 1 {
-					comma = true
+					commas = append(commas, j)
 				}
 			case '}':
 				depth--
 				if depth == 0 {
-					if comma {
-						return "a comma list"
-					}
-					if allUnquoted(unq[i+1:j]) && seqRe().MatchString(val[i+1:j]) {
-						return "a sequence"
-					}
-					j = len(val)
+					return i, j, commas
 				}
 			}
 		}
 	}
-	return ""
+	return -1, -1, nil
 }
 
 func allUnquoted(u []bool) bool {

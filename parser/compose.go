@@ -616,38 +616,16 @@ func expandBraces(val string, unq []bool) []expanded {
 	return out
 }
 
-// findBraceList finds the first unquoted `{…}` with a top-level comma:
-// the positions of its braces and commas, or open = -1.
+// findBraceList finds the first brace group with a top-level comma: the
+// positions of its braces and commas, or open = -1.
 func findBraceList(val string, unq []bool) (open, closing int, commas []int) {
-	for i := 0; i < len(val); i++ {
-		if val[i] != '{' || !unq[i] {
-			continue
+	for from := 0; ; {
+		open, closing, commas = nextBraceGroup(val, unq, from)
+		if open < 0 || len(commas) > 0 {
+			return open, closing, commas
 		}
-		depth := 0
-		commas = commas[:0]
-		for j := i; j < len(val); j++ {
-			if !unq[j] {
-				continue
-			}
-			switch val[j] {
-			case '{':
-				depth++
-			case ',':
-				if depth == 1 {
-					commas = append(commas, j)
-				}
-			case '}':
-				depth--
-				if depth == 0 {
-					if len(commas) > 0 {
-						return i, j, commas
-					}
-					j = len(val)
-				}
-			}
-		}
+		from = open + 1
 	}
-	return -1, -1, nil
 }
 
 // globPattern is the glob of a word with unquoted glob characters, its

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -178,7 +179,12 @@ func (g *Gateway) decidePart(pi, ci int, cmd *parser.Cmd, dir string) *Part {
 	}
 	argv, err := g.expandWords(cmd.Words, absDir)
 	if err != nil {
-		p.Verdict = refused(err, "")
+		word := ""
+		var d *specs.DeniedError
+		if errors.As(err, &d) {
+			word = d.Arg
+		}
+		p.Verdict = refused(err, word)
 		return p
 	}
 	if len(cmd.Env) > 0 {

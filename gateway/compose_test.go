@@ -34,7 +34,7 @@ func TestComposeDecisions(t *testing.T) {
 		{"echo x > .git/config", "deny", "protected-path", ".git/config"},
 		{"echo x >> .clada/commands.toml", "deny", "protected-path", ".clada/commands.toml"},
 		{"ls > sub", "deny", RuleRedirectTarget, "sub"},
-		{"cat etclink/*", "deny", "path-outside-root", ""},
+		{"cat etclink/*", "deny", "path-outside-root", "etclink"},
 		{"cd .. && ls", "deny", "path-outside-root", ".."},
 		{"cd etclink && ls", "deny", "path-outside-root", "etclink"},
 		{"cd sub", "deny", "cd", "cd sub"},

@@ -104,7 +104,7 @@ func (e *buildError) Error() string { return "go build: " + e.err.Error() + "\n"
 // cladaExe is the clada that tests start as a process: the release build
 // when there is one, else this test binary, which TestMain runs as clada
 // when it is started under that name.
-func cladaExe(t *testing.T) string {
+func cladaExe(t testing.TB) string {
 	t.Helper()
 	if dir, err := releaseBin(); err == nil {
 		return filepath.Join(dir, exeName)

@@ -19,17 +19,17 @@ import (
 // cladaCmd returns a command that runs clada in a process of its own: the
 // test binary started under the name "clada", which testscript.Main in
 // TestMain turns into a call of main's run. The project root is root.
-func cladaCmd(t *testing.T, root string, args ...string) *exec.Cmd {
+func cladaCmd(t testing.TB, root string, args ...string) *exec.Cmd {
 	t.Helper()
 	return testproc.Command(cladaExe(t), "clada", root, args...)
 }
 
 // newRoot returns a project root with an empty .clada/.
-func newRoot(t *testing.T) string { return testproc.NewRoot(t) }
+func newRoot(t testing.TB) string { return testproc.NewRoot(t) }
 
 // exitCodeOf returns the exit code of a finished command, failing the test
 // when it did not start or was killed.
-func exitCodeOf(t *testing.T, err error) int { return testproc.ExitCode(t, err) }
+func exitCodeOf(t testing.TB, err error) int { return testproc.ExitCode(t, err) }
 
 // commandsFile is .clada/commands.toml decoded directly, independent of
 // the approve package that writes it.

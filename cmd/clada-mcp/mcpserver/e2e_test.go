@@ -728,3 +728,39 @@ func sizeOf(info os.FileInfo) int64 {
 	}
 	return info.Size()
 }
+
+// TestMCPNeverRanIsNoJob: with background_after 0, a command that does not
+// run (denied, asked without elicitation, declined) is reported as not run
+// with its decision, never as a job running in the background; an allowed
+// one does go to the background.
+func TestMCPNeverRanIsNoJob(t *testing.T) {
+	t.Parallel()
+	root := jobRoot(t)
+	writeFile(t, filepath.Join(root, "mark.sh"), "#!/bin/sh\necho ran >> marks\n", 0o755)
+	e := &elicitor{answer: answer("decline", "")}
+	for _, tt := range []struct {
+		name, command, decision, status string
+		opts                            *mcp.ClientOptions
+	}{
+		{"denied", "rm -rf .git", "deny", "denied", nil},
+		{"asked, no elicitation", "./mark.sh", "ask", "not-approved", nil},
+		{"asked, declined", "./mark.sh", "ask", "not-approved", &mcp.ClientOptions{ElicitationHandler: e.handle}},
+	} {
+		s := startMCP(t, root, tt.opts)
+		res := s.call("run", map[string]any{"command": tt.command, "background_after": 0})
+		out := structured(t, res)
+		if !res.IsError || out["job"] != nil || out["status"] != tt.status || out["decision"] != tt.decision ||
+			strings.Contains(text(res), "running") {
+			t.Errorf("%s: isError %v, %v\n%s", tt.name, res.IsError, out, text(res))
+		}
+		s.cs.Close()
+	}
+	if _, err := os.Stat(filepath.Join(root, "marks")); err == nil {
+		t.Error("a command that was not approved ran")
+	}
+	s := startMCP(t, root, nil)
+	id := jobOf(t, s.call("run", map[string]any{"command": "./slow.sh 1", "background_after": 0}))
+	if out := waitJob(t, s, id); out["status"] != "exited" || out["exit_code"] != float64(0) {
+		t.Errorf("allowed job with background_after 0: %v", out)
+	}
+}

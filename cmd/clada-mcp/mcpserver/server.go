@@ -479,6 +479,19 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 	}
 
 	opts := report.Options{Budget: s.p.ReportBudget(project.RunOptions{}), CapSetting: "job_max_output"}
+	if !willStart(r, x) {
+		// Denied, or asked and not approved: nothing runs, so no job is
+		// made (a job would say the command runs in the background with
+		// background_after 0). Execute still reports it and keeps a
+		// "never" answer.
+		defer x.Output.Close()
+		var f *finished
+		g.Execute(ctx, plan, x, func(r *gateway.Result) { f = finish(r, opts) })
+		if f == nil {
+			f = finish(r, opts)
+		}
+		return &mcp.CallToolResult{IsError: f.failed, Content: []mcp.Content{&mcp.TextContent{Text: f.text}}}, f.block, nil
+	}
 	view := runningView{result: *r, opts: opts, root: s.p.Root, store: x.Output}
 	view.result.ApprovedBy = by
 	j, err := s.jobs.start(view, func(ctx context.Context) *finished {
@@ -512,6 +525,23 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 	f := s.jobs.result(j)
 	res := &mcp.CallToolResult{IsError: f.failed, Content: []mcp.Content{&mcp.TextContent{Text: f.text}}}
 	return res, f.block, nil
+}
+
+// willStart reports whether Execute will start r's command: it is allowed,
+// or asked and approved (by --trust-all or the person's yes or always).
+// Only such a command becomes a job.
+func willStart(r *gateway.Result, x gateway.ExecOptions) bool {
+	switch r.Decision {
+	case gateway.Allow:
+		return true
+	case gateway.Ask:
+		if x.TrustAll {
+			return true
+		}
+		a, ok := x.Asker.(answered)
+		return ok && (a.answer == approve.Yes || a.answer == approve.Always)
+	}
+	return false
 }
 
 // relDir shows dir relative to root, as the terminal prompt does.

@@ -43,7 +43,10 @@ type ExecArgs struct {
 var ErrExecUsage = errors.New("clada exec")
 
 // ParseExec reads the arguments of `clada exec` (those after "exec"):
-// options --root R, --root=R, --dir D, --dir=D, --sandbox MODE (also with one dash, as
+// options --root R, --root=R, --dir D, --dir=D, --sandbox MODE, --line
+// TEXT (--root64, --dir64 and --line64 take their value encoded by
+// [EncodeLine], the form clada hook writes for a value that some shell
+// would read differently) (also with one dash, as
 // urfave/cli accepts them) and -h/--help, then the command: everything
 // after "--", or from the first word that is not an option. An unknown
 // option or a missing command is an error; nothing after the command's
@@ -72,9 +75,9 @@ func ParseExec(args []string) (ExecArgs, error) {
 			}
 			x.Help = true
 			return x, nil
-		case "root":
+		case "root", "root64":
 			dst = &x.Root
-		case "dir":
+		case "dir", "dir64":
 			dst = &x.Dir
 		case "sandbox":
 			dst = &x.Sandbox
@@ -90,12 +93,12 @@ func ParseExec(args []string) (ExecArgs, error) {
 			i++
 			val = args[i]
 		}
-		if name == "line64" {
-			line, err := DecodeLine(val)
+		if strings.HasSuffix(name, "64") {
+			text, err := DecodeLine(val)
 			if err != nil {
-				return x, fmt.Errorf("%w: --line64: %v", ErrExecUsage, err)
+				return x, fmt.Errorf("%w: --%s: %v", ErrExecUsage, name, err)
 			}
-			val = line
+			val = text
 		}
 		if dst == &x.Line && x.Line != "" {
 			return x, fmt.Errorf("%w: more than one command line", ErrExecUsage)

@@ -66,6 +66,9 @@ func Cursor(in io.Reader, out, stderr io.Writer, env Env) int {
 		exec := a.Rewrite("clada")
 		a.Decision = gateway.Ask
 		user = fmt.Sprintf("clada asks: it allows this command (rule %s) only run its own way, with hardening options or variables, and Cursor runs commands as written", a.Result.Rule)
+		if _, plain := plainText(a.Result.Command); !plain && a.Result.Composite == nil {
+			user = fmt.Sprintf("clada asks: it allows this command (rule %s) only when clada runs it, since not every shell reads its text the same way (quotes, a leading =, !, ~, commas), and Cursor runs commands as written", a.Result.Rule)
+		}
 		if a.Result.Composite != nil {
 			user = fmt.Sprintf("clada asks: it allows this command line (rule %s) only when clada runs it itself, without a shell, and Cursor runs commands in its shell", a.Result.Rule)
 		}

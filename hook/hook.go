@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/specs"
 )
@@ -176,41 +177,77 @@ func hookAdvice(r *gateway.Result) string {
 }
 
 // Rewrite returns the command line that runs the allowed command through
-// clada exec: `SELF exec --root ROOT --dir DIR -- ARGV…`, each word quoted
-// by [ShellQuote], or "" when the answer is not allow or self is "". The
-// agent's shell hands clada exec exactly the words that were decided,
-// and exec decides them again in the same root and directory.
+// clada exec, or "" when the answer is not allow or self is "":
+// `SELF exec --root ROOT --dir DIR -- ARGV…` when every word reads the
+// same in every shell an agent may use ([portableWord]), else the command
+// line as one encoded word, `--line64 L…` (and a root or directory that
+// is not portable as `--root64`/`--dir64`). Compositions are always
+// encoded. The agent's shell hands clada exec exactly the words that were
+// decided, and exec decides them again in the same root and directory.
+// self is the person's own path to clada (from the installation, never
+// from the model); it is quoted for POSIX shells when it is not portable.
 func (a Answer) Rewrite(self string) string {
 	if a.Decision != gateway.Allow || self == "" || a.Result == nil {
 		return ""
 	}
-	if a.Result.Composite != nil {
-		// A composition reaches clada exec as one word that every shell
-		// (bash, zsh, fish, dash, PowerShell, cmd) passes unchanged:
-		// base64url, behind a letter.
-		return ShellQuote([]string{self, "exec", "--root", a.Root, "--dir", a.Dir, "--line64", gateway.EncodeLine(a.Result.Command)})
+	var b strings.Builder
+	if portableWord(self) {
+		b.WriteString(portableQuote(self))
+	} else {
+		b.WriteString(ShellQuote([]string{self}))
 	}
-	words := append([]string{self, "exec", "--root", a.Root, "--dir", a.Dir, "--"}, a.Result.Argv...)
-	return ShellQuote(words)
+	b.WriteString(" exec")
+	opt := func(name, val string) {
+		if portableWord(val) {
+			b.WriteString(" --" + name + " " + portableQuote(val))
+		} else {
+			b.WriteString(" --" + name + "64 " + gateway.EncodeLine(val))
+		}
+	}
+	opt("root", a.Root)
+	opt("dir", a.Dir)
+	if a.Result.Composite == nil && !slices.ContainsFunc(a.Result.Argv, func(w string) bool { return !portableWord(w) }) {
+		b.WriteString(" --")
+		for _, w := range a.Result.Argv {
+			b.WriteString(" " + portableQuote(w))
+		}
+		return b.String()
+	}
+	// A composition, or a word some shell would read differently, reaches
+	// clada exec as one word that every shell (bash, zsh, fish, dash,
+	// PowerShell, cmd) passes unchanged: base64url, behind a letter.
+	line := a.Result.Command
+	if a.Result.Composite == nil {
+		line = parser.Quote(a.Result.Argv)
+	}
+	b.WriteString(" --line64 " + gateway.EncodeLine(line))
+	return b.String()
 }
 
 // asWritten reports whether running the command as the model wrote it,
 // in the agent's shell, runs what clada decided: the same arguments and
-// no extra environment. It is false for git, which clada runs with
-// hardening arguments and variables, so an agent that cannot rewrite the
-// command must ask instead of allowing it.
+// no extra environment, from a text that every shell an agent may use
+// reads as those same words ([plainText]). It is false for git, which
+// clada runs with hardening arguments and variables, so an agent that
+// cannot rewrite the command must ask instead of allowing it.
 func (a Answer) asWritten() bool {
 	r := a.Result
 	if r == nil || r.Composite != nil || len(r.Argv) == 0 || len(r.Exec) != len(r.Argv) || len(r.Env) > 0 {
+		return false
+	}
+	if words, ok := plainText(r.Command); !ok || !slices.Equal(words, r.Argv) {
 		return false
 	}
 	return runsExec(r.Argv) || slices.Equal(r.Exec[1:], r.Argv[1:])
 }
 
 // plainWord reports whether s means the same, unquoted, to every shell an
-// agent may use (bash, zsh, dash, fish): letters, digits and _ . / : , +
-// @ % -, not empty. zsh expands a leading = and, with extendedglob, ^;
-// those are quoted.
+// agent may use (bash, zsh, dash, fish, PowerShell): letters, digits and
+// _ . / : + -, not empty. Left out: what zsh expands (a leading = is the
+// path of a program, ^ and # with extendedglob), what fish expands (~, {},
+// % once), what PowerShell reads as syntax (, is an array, @ splats, $
+// and () and ; and `), history expansion (!) of interactive shells, and
+// every glob and quote character.
 func plainWord(s string) bool {
 	if s == "" {
 		return false
@@ -219,12 +256,80 @@ func plainWord(s string) bool {
 		c := s[i]
 		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("_./:,+@%-", c) >= 0:
+		case strings.IndexByte("_./:+-", c) >= 0:
 		default:
 			return false
 		}
 	}
 	return true
+}
+
+// quotableWord reports whether s, inside single quotes, means the same
+// to every shell an agent may use: no single quote (and none of the
+// typographic ones PowerShell also reads as quotes), no backslash
+// (fish reads \' and \\ inside single quotes as escapes), no control
+// character (tab included: it is kept, but agents' tools rewrite it).
+// Inside single quotes bash, zsh, dash and PowerShell take every other
+// character as it is, and no shell expands history there.
+func quotableWord(s string) bool {
+	if s == "" {
+		return false // Windows PowerShell drops an empty argument
+	}
+	for _, r := range s {
+		switch {
+		case r == '\'', r == '\\', r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+			return false
+		case r == '\u2018', r == '\u2019', r == '\u201a', r == '\u201b':
+			return false
+		}
+	}
+	return true
+}
+
+// portableWord reports whether s can be written so that every shell an
+// agent may use reads it back as s: plain, or quotable.
+func portableWord(s string) bool { return plainWord(s) || quotableWord(s) }
+
+// portableQuote writes a [portableWord]: as it is when plain, else in
+// single quotes.
+func portableQuote(s string) string {
+	if plainWord(s) {
+		return s
+	}
+	return "'" + s + "'"
+}
+
+// plainText splits text, a command as the model wrote it, into its words
+// when every shell an agent may use reads it the same: words separated by
+// spaces, each plain or wholly in single quotes with quotable contents,
+// the first (the program) plain, as PowerShell runs only an unquoted
+// program name. ok is false for anything else.
+func plainText(text string) (words []string, ok bool) {
+	for i := 0; i < len(text); {
+		switch j := i; {
+		case text[i] == ' ':
+			i++
+		case text[i] == '\'' && len(words) > 0:
+			end := strings.IndexByte(text[i+1:], '\'')
+			if end < 0 {
+				return nil, false
+			}
+			w := text[i+1 : i+1+end]
+			if i += end + 2; !quotableWord(w) || (i < len(text) && text[i] != ' ') {
+				return nil, false
+			}
+			words = append(words, w)
+		default:
+			for j < len(text) && text[j] != ' ' {
+				j++
+			}
+			if !plainWord(text[i:j]) {
+				return nil, false
+			}
+			words, i = append(words, text[i:j]), j
+		}
+	}
+	return words, len(words) > 0
 }
 
 // ShellQuote joins words into a command line that a POSIX shell (bash,

@@ -574,8 +574,8 @@ func samePatterns(a, b []Pattern) bool {
 func update(root string, parse ParseFunc, change func(*Commands) bool) (string, error) {
 	dir := filepath.Join(root, DirName)
 	path := filepath.Join(dir, CommandsFile)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("creating %s: %w", dir, err)
+	if err := EnsureDir(root); err != nil {
+		return "", err
 	}
 	lock := flock.New(filepath.Join(dir, lockFile))
 	ctx, cancel := context.WithTimeout(context.Background(), lockWait)

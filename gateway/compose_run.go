@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clada/clada/approve"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/runner"
 	"github.com/clada/clada/sandbox"
@@ -68,6 +69,10 @@ func (g *Gateway) RunComposite(ctx context.Context, c *Composite, cfg runner.Con
 	cfg.Stdout, cfg.Stderr = tee(cfg.Stdout, &outTail), tee(cfg.Stderr, &errTail)
 	var snap *sandbox.Snapshot
 	if sb != nil {
+		if err := approve.EnsureDir(sb.Root()); err != nil {
+			run.Result = runner.Result{Status: runner.StatusStartFailed, ExitCode: -1, Err: err}
+			return run
+		}
 		if root := sb.TempRoot(); root != "" {
 			cfg.TempRoot = root
 		}

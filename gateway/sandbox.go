@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/clada/clada/approve"
 	"github.com/clada/clada/runner"
 	"github.com/clada/clada/sandbox"
 )
@@ -47,6 +48,11 @@ func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.S
 	cfg.Env = commandEnv(os.Environ(), v.Env)
 	if sb == nil {
 		return runner.Run(ctx, v.Exec, cfg), Confinement{}
+	}
+	// .clada exists before the command starts, so the sandbox protects
+	// it and the integrity check watches it.
+	if err := approve.EnsureDir(sb.Root()); err != nil {
+		return runner.Result{Status: runner.StatusStartFailed, ExitCode: -1, Err: err}, Confinement{}
 	}
 	var conf Confinement
 	cfg.Start = startConfined(ctx, v, sb, &conf.Outcome)

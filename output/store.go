@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -91,6 +92,12 @@ func (s *Store) create(block int, name string) (rel string, f *os.File, err erro
 // then trims the history.
 func (s *Store) start() error {
 	dir := filepath.Join(s.root, filepath.FromSlash(Dir))
+	// Nor may .clada itself be a link: MkdirAll and every later path
+	// would follow it.
+	top := filepath.Join(s.root, filepath.FromSlash(strings.Split(Dir, "/")[0]))
+	if fi, err := os.Lstat(top); err == nil && !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory (a symbolic link?): clada writes no output through it", top)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("making %s: %w", Dir, err)
 	}

@@ -61,21 +61,36 @@ func (e *Error) Unwrap() error { return e.Err }
 
 func hint(err error, h string) error { return &Error{Err: err, Hint: h} }
 
-// FindRoot returns the project root for a person standing in wd: the
-// nearest directory from wd upwards that holds a .clada directory, else
-// the top of the git work tree wd is in (the nearest directory holding
-// .git, a directory or a gitdir file), else wd itself. how says which
-// ("clada", "git" or "working directory"). wd must be absolute.
+// FindRoot returns the project root for a person standing in wd. Inside a
+// git work tree (up to the nearest directory holding .git, a directory or
+// a gitdir file) it is the outermost directory from wd up to that top
+// that holds a .clada directory of its own (never a symbolic link), else
+// the top itself. Outside one, it is the nearest directory upwards that
+// holds a .clada directory, else wd itself. how says which (".clada/",
+// "git" or "working directory"). wd must be absolute.
+//
+// Outermost inside a work tree: a command confined to the root can make
+// sub/.clada below it, but nothing above it, and clada makes the root's
+// .clada before the first command runs, so what a command wrote cannot
+// move the root of a clada started in sub/ (a planted sub/.git can at
+// most narrow it, and clada trusts no file in a .clada it did not write
+// or the person trusted). Nested projects of one repository that each
+// hold a .clada are one project, the outer one; pass --root for an
+// inner one.
 func FindRoot(wd string) (root, how string) {
-	gitTop := ""
+	nearest, outer := "", ""
 	for dir := wd; ; {
-		if fi, err := os.Stat(filepath.Join(dir, approve.DirName)); err == nil && fi.IsDir() {
-			return dir, ".clada/"
-		}
-		if gitTop == "" {
-			if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-				gitTop = dir
+		if fi, err := os.Lstat(filepath.Join(dir, approve.DirName)); err == nil && fi.IsDir() {
+			if nearest == "" {
+				nearest = dir
 			}
+			outer = dir
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			if outer != "" {
+				return outer, ".clada/"
+			}
+			return dir, "git"
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -83,8 +98,8 @@ func FindRoot(wd string) (root, how string) {
 		}
 		dir = parent
 	}
-	if gitTop != "" {
-		return gitTop, "git"
+	if nearest != "" {
+		return nearest, ".clada/"
 	}
 	return wd, "working directory"
 }
@@ -142,6 +157,9 @@ func Open(o Options) (*Project, error) {
 		return nil, err
 	}
 	p.Base = base(p.Root, wd)
+	if err := approve.CheckDir(p.Root); err != nil {
+		return nil, hint(err, "a command may have made it: check what it points to, then remove it")
+	}
 	if p.Config, err = approve.LoadConfig(p.Root); err != nil {
 		return nil, hint(err, "fix the file; clada never rewrites it")
 	}

@@ -23,7 +23,14 @@ func mkdirs(t *testing.T, root string, dirs ...string) {
 func TestFindRoot(t *testing.T) {
 	t.Parallel()
 	top := t.TempDir()
-	mkdirs(t, top, "repo/.git", "repo/app/.clada", "repo/app/src/deep", "repo/lib/x", "plain/sub", "wt/sub", "cladafile/sub")
+	mkdirs(t, top, "repo/.git", "repo/app/.clada", "repo/app/src/deep", "repo/lib/x", "plain/sub", "wt/sub", "cladafile/sub",
+		"proj/.git", "proj/.clada", "proj/sub/.clada", "proj/sub/deep", "proj/link/x", "elsewhere/.clada",
+		"loose/.clada", "loose/sub/.clada")
+	// A command in proj planted sub/.clada (a directory) and link/.clada
+	// (a symbolic link to a .clada elsewhere): neither moves the root.
+	if err := os.Symlink(filepath.Join(top, "elsewhere", ".clada"), filepath.Join(top, "proj", "link", ".clada")); err != nil {
+		t.Fatal(err)
+	}
 	// A worktree's .git is a file; a .clada that is a file is not a project.
 	if err := os.WriteFile(filepath.Join(top, "wt", ".git"), []byte("gitdir: /elsewhere\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -41,6 +48,10 @@ func TestFindRoot(t *testing.T) {
 		{"gitdir file", "wt/sub", "wt", "git"},
 		{"neither", "plain/sub", "plain/sub", "working directory"},
 		{".clada file is not a project", "cladafile/sub", "cladafile/sub", "working directory"},
+		{"a .clada below the repository's is not a root", "proj/sub/deep", "proj", ".clada/"},
+		{"a .clada below the repository's, standing in it", "proj/sub", "proj", ".clada/"},
+		{"a symbolic link named .clada is not a root", "proj/link/x", "proj", ".clada/"},
+		{"outside git, the nearest", "loose/sub", "loose/sub", ".clada/"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

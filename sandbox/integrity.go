@@ -175,7 +175,15 @@ func (c Change) String() string {
 // confined, .clada was read-only to it: a change there can only come
 // from clada itself (an `always` answered to another clada running at the
 // same time), which Check must not undo.
-func (s *Snapshot) GitOnly() { s.gitOnly = true }
+//
+// It has no effect when .clada was not a directory when the snapshot was
+// taken (missing, or a symbolic link): the sandbox protected nothing
+// there, so what appeared in it is still checked and quarantined.
+func (s *Snapshot) GitOnly() {
+	if e := s.entries[".clada"]; e != nil && e.mode.IsDir() {
+		s.gitOnly = true
+	}
+}
 
 // NewRepository makes Check accept a .git that appears where there was
 // none: the command was a git command a person approved to change the

@@ -130,6 +130,9 @@ type Commands struct {
 	mu    sync.RWMutex
 	parse ParseFunc // nil for a Commands built by hand: Refresh does nothing
 	stamp [2]fileStamp
+	// trust drops the allowed patterns of a file the person has not
+	// trusted (its blocked ones still apply); nil trusts every file.
+	trust *TrustCheck
 }
 
 // fileStamp tells whether a file changed since it was read: another
@@ -176,7 +179,7 @@ func (c *Commands) Refresh() (changed bool, err error) {
 	if same {
 		return false, nil
 	}
-	fresh, _, err := readCommands(filepath.Dir(c.Path), c.parse)
+	fresh, _, err := readCommands(filepath.Dir(c.Path), c.parse, c.trust)
 	if err != nil {
 		return false, err
 	}
@@ -259,15 +262,22 @@ func (e *FileError) Unwrap() error { return e.Err }
 // root/.clada/commands.json. Missing files mean empty lists. It takes no
 // lock: writers replace the file with a rename, so it is always whole.
 func LoadCommands(root string, parse ParseFunc) (*Commands, error) {
+	return LoadCommandsTrust(root, parse, nil)
+}
+
+// LoadCommandsTrust is [LoadCommands] with trust checked by t: the allowed
+// patterns of a file t does not trust are dropped, now and at every
+// [Commands.Refresh]; its blocked patterns apply.
+func LoadCommandsTrust(root string, parse ParseFunc, t *TrustCheck) (*Commands, error) {
 	dir := filepath.Join(root, DirName)
-	c, _, err := readCommands(dir, parse)
+	c, _, err := readCommands(dir, parse, t)
 	return c, err
 }
 
 // readCommands reads both files in dir; legacy reports whether
-// commands.json exists.
-func readCommands(dir string, parse ParseFunc) (c *Commands, legacy bool, err error) {
-	c = &Commands{Path: filepath.Join(dir, CommandsFile), parse: parse}
+// commands.json exists. t checks trust (nil: all trusted).
+func readCommands(dir string, parse ParseFunc, t *TrustCheck) (c *Commands, legacy bool, err error) {
+	c = &Commands{Path: filepath.Join(dir, CommandsFile), parse: parse, trust: t}
 	// Stamp before reading: a change made while reading is seen by the
 	// next Refresh.
 	paths := c.paths()
@@ -286,6 +296,10 @@ func readCommands(dir string, parse ParseFunc) (c *Commands, legacy bool, err er
 	allowed, blocked, err := decodeJSONCommands(jsonPath, data, parse)
 	if err != nil {
 		return nil, false, err
+	}
+	if len(allowed) > 0 && !t.Trusts(LegacyFile, data) {
+		t.Withhold(LegacyFile)
+		allowed = nil
 	}
 	c.Allowed = appendNew(c.Allowed, allowed...)
 	c.Blocked = appendNew(c.Blocked, blocked...)
@@ -364,6 +378,10 @@ func readTOMLCommands(c *Commands, parse ParseFunc) error {
 	allowed, blocked, err := decodeTOMLCommands(c.Path, data, parse)
 	if err != nil {
 		return err
+	}
+	if len(allowed) > 0 && !c.trust.Trusts(CommandsFile, data) {
+		c.trust.Withhold(CommandsFile)
+		allowed = nil
 	}
 	c.Allowed, c.Blocked = allowed, blocked
 	return nil
@@ -589,13 +607,19 @@ func update(root string, parse ParseFunc, change func(*Commands) bool) (string, 
 	}
 	defer lock.Unlock()
 
-	c, legacy, err := readCommands(dir, parse)
+	// Every pattern, trusted or not, is kept in the file.
+	c, legacy, err := readCommands(dir, parse, nil)
 	if err != nil {
 		return "", err
 	}
 	if !change(c) {
 		return path, nil
 	}
+	// The person answered, or ran clada allow, block or forget: what
+	// clada writes stays trusted when what it replaces was (or there was
+	// nothing). A file that was not trusted stays so: recording it now
+	// would trust patterns nobody reviewed.
+	keepTrust := trustedOnDisk(root, CommandsFile) && trustedOnDisk(root, LegacyFile)
 	data := encodeCommands(c)
 	// Never write a file clada could not read back the same.
 	if a, b, err := decodeTOMLCommands(path, data, parse); err != nil ||
@@ -604,6 +628,11 @@ func update(root string, parse ParseFunc, change func(*Commands) bool) (string, 
 	}
 	if err := writeAtomic(path, data); err != nil {
 		return "", err
+	}
+	if keepTrust {
+		if err := RecordTrust(root, map[string]string{CommandsFile: Hash(data), LegacyFile: ""}, false); err != nil {
+			return "", fmt.Errorf("%s was written, but its trust could not be recorded: %w", path, err)
+		}
 	}
 	if legacy {
 		// The TOML file now holds every legacy entry; reading the JSON
@@ -622,6 +651,28 @@ const commandsHeader = `# clada: commands run without asking (allowed) or never 
 # clada rewrites this file (clada allow, block, forget; answering always or
 # never): entries keep their order, other comments are not kept.
 `
+
+// ParseCommands reads data, the content of commands.toml (or, when
+// legacy, commands.json) at path, into its allowed and blocked patterns.
+func ParseCommands(path string, data []byte, legacy bool, parse ParseFunc) (allowed, blocked []Pattern, err error) {
+	if legacy {
+		return decodeJSONCommands(path, data, parse)
+	}
+	return decodeTOMLCommands(path, data, parse)
+}
+
+// trustedOnDisk reports whether root/.clada/name is absent or trusted.
+func trustedOnDisk(root, name string) bool {
+	data, err := readLimited(filepath.Join(root, DirName, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	m, err := Trusted(root)
+	return err == nil && m[name] == Hash(data)
+}
 
 // encodeCommands writes c in the canonical form.
 func encodeCommands(c *Commands) []byte {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clada/clada/internal/teststate"
 	"github.com/clada/clada/internal/testtmp"
 )
 
@@ -31,7 +32,7 @@ func TestMain(m *testing.M) {
 		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 		// The tests run in a TMPDIR of their own, where ext4 creates
 		// their files fast (see internal/testtmp).
-		os.Exit(testtmp.Run(m))
+		os.Exit(testtmp.Run(teststate.M(m)))
 	case "add":
 		if _, err := Add(os.Getenv("APPROVE_ROOT"), ListAllowed, os.Getenv("APPROVE_PATTERN"), fakeParse); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -406,6 +406,30 @@ func refused(err error, word string) Verdict {
 // command, quoted.
 func PatternFor(argv []string) string { return parser.Quote(argv) }
 
+// RunsAnything says why a pattern hands a model any code it likes ("bash
+// is a shell: it runs other programs"), or "" when it does not: its
+// program runs other programs or code given to it (a wrapper, a shell, an
+// interpreter; specs.RunsPrograms) and the pattern either ends in * (so
+// the model chooses what follows) or already gives it code to run
+// (python3 -c …). clada allow refuses such a pattern without --force, and
+// clada trust marks it.
+func RunsAnything(p approve.Pattern) string {
+	if len(p.Argv) == 0 || !specs.RunsPrograms(p.Argv[0]) {
+		return ""
+	}
+	argv := p.Argv
+	if p.Prefix {
+		argv = argv[:len(argv)-1]
+	}
+	if why, ok := specs.Wrapper(argv); ok {
+		return why
+	}
+	if p.Prefix {
+		return p.Argv[0] + " runs whatever code or program follows it"
+	}
+	return ""
+}
+
 // ParsePattern is the approve.ParseFunc clada uses: patterns are parsed
 // by the same parser as commands.
 func ParsePattern(s string) ([]string, error) { return parser.Command(s) }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/clada/clada/internal/teststate"
 	"github.com/clada/clada/internal/testtmp"
 )
 
@@ -17,5 +18,5 @@ func TestMain(m *testing.M) {
 	// GOMAXPROCS parallel slots (2 here) they queued behind each other.
 	// -parallel on the command line still wins.
 	flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	os.Exit(testtmp.Run(m))
+	os.Exit(testtmp.Run(teststate.M(m)))
 }

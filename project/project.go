@@ -23,6 +23,10 @@ type Options struct {
 	// Untrusted asks even for commands the specs allow (also
 	// `untrusted = true` in config.toml).
 	Untrusted bool
+	// TrustProject trusts the project's own files in .clada without a
+	// record (--trust-project: a CI workflow's author vouches for the
+	// repository).
+	TrustProject bool
 	// OS is the system to decide for (`--os`; see specs.ParseOS): ""
 	// is the one clada runs on. Only for decisions (check, dry run):
 	// the caller refuses it with a real run.
@@ -48,6 +52,33 @@ type Project struct {
 	Commands  *approve.Commands
 	untrusted bool
 	os        string // Options.OS, checked
+	trust     *approve.TrustCheck
+}
+
+// Untrusted returns the project's files in .clada (names such as
+// "commands.toml") whose content the person has not trusted, so that
+// clada used only what they tighten; nil under Options.TrustProject. A
+// file found untrusted later (changed while clada mcp runs) is added.
+func (p *Project) Untrusted() []string { return p.trust.Untrusted() }
+
+// UntrustedNote is the sentence clada says once per run when some of the
+// project's files are untrusted, naming them and the command that trusts
+// them; "" when all are trusted.
+func (p *Project) UntrustedNote() string {
+	files := p.Untrusted()
+	if len(files) == 0 {
+		return ""
+	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = approve.DirName + "/" + f
+	}
+	if len(names) == 1 {
+		return fmt.Sprintf("%s is not trusted, so clada applies only what it tightens (blocked patterns, sandbox = \"required\", shorter limits); "+
+			"review it, then run `clada trust` in %s to use it", names[0], p.Root)
+	}
+	return fmt.Sprintf("%s are not trusted, so clada applies only what they tighten (blocked patterns, sandbox = \"required\", shorter limits); "+
+		"review them, then run `clada trust` in %s to use them", strings.Join(names, " and "), p.Root)
 }
 
 // Error is a failure to open a project, with advice for the person.
@@ -160,13 +191,23 @@ func Open(o Options) (*Project, error) {
 	if err := approve.CheckDir(p.Root); err != nil {
 		return nil, hint(err, "a command may have made it: check what it points to, then remove it")
 	}
-	if p.Config, err = approve.LoadConfig(p.Root); err != nil {
+	var t *approve.TrustCheck
+	if !o.TrustProject {
+		t = approve.NewTrustCheck(p.Root)
+	}
+	p.trust = t
+	if p.Config, err = approve.LoadConfigTrust(p.Root, t); err != nil {
 		return nil, hint(err, "fix the file; clada never rewrites it")
 	}
-	if p.Commands, err = approve.LoadCommands(p.Root, gateway.ParsePattern); err != nil {
+	if p.Commands, err = approve.LoadCommandsTrust(p.Root, gateway.ParsePattern, t); err != nil {
 		return nil, hint(err, "fix the file; clada never rewrites it")
 	}
-	if p.Specs, err = specs.Load(p.Root); err != nil {
+	var trusts func(string, []byte) bool
+	var withhold func(string)
+	if t != nil {
+		trusts, withhold = t.Trusts, t.Withhold
+	}
+	if p.Specs, err = specs.LoadTrust(p.Root, trusts, withhold); err != nil {
 		return nil, hint(err, "fix .clada/specs.toml; `clada specs --check` checks it")
 	}
 	return p, nil

@@ -10,9 +10,12 @@ const RuleSelfPermission Rule = "self-permission"
 // selfPermission are the clada subcommands that change what clada allows
 // (keep in step with cmd/clada and README "clada hook").
 var selfPermission = map[string]string{
-	"allow":  "clada allow adds to the patterns clada allows",
-	"block":  "clada block changes the patterns clada blocks",
-	"forget": "clada forget removes allowed and blocked patterns",
+	"allow":   "clada allow adds to the patterns clada allows",
+	"block":   "clada block changes the patterns clada blocks",
+	"forget":  "clada forget removes allowed and blocked patterns",
+	"trust":   "clada trust makes the project's own .clada files count",
+	"untrust": "clada untrust changes which of the project's files count",
+	"init":    "clada init writes the project's .clada files",
 }
 
 // SelfPermission refuses argv when it, or a command it runs through a

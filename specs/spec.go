@@ -552,7 +552,14 @@ func Default() (*Set, error) { return newSet(nil, defaults()), nil }
 
 // Load returns the defaults plus root/.clada/specs.toml when it exists; a
 // spec there replaces the default of the same name.
-func Load(root string) (*Set, error) {
+func Load(root string) (*Set, error) { return LoadTrust(root, nil, nil) }
+
+// LoadTrust is [Load] with trust: when trusts (nil: every file is
+// trusted) does not trust the content of specs.toml, the file is still
+// parsed (an error in it is still an error) but only the defaults are
+// used, since a project's spec can allow what the defaults ask; withhold
+// is then told so.
+func LoadTrust(root string, trusts func(name string, data []byte) bool, withhold func(name string)) (*Set, error) {
 	path := filepath.Join(root, ".clada", "specs.toml")
 	data, err := smallfile.Read(path, -1)
 	if errors.Is(err, os.ErrNotExist) {
@@ -565,10 +572,26 @@ func Load(root string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
+	if trusts != nil && len(user) > 0 && !trusts("specs.toml", data) {
+		if withhold != nil {
+			withhold("specs.toml")
+		}
+		return Default()
+	}
 	for _, sp := range user {
 		sp.label = ".clada/specs.toml"
 	}
 	return newSet(user, defaults()), nil
+}
+
+// ParseData returns the specs of data, the content of the file at path, on
+// their own, without the defaults (what `clada trust` shows).
+func ParseData(path string, data []byte) (*Set, error) {
+	m, err := parseSpecs(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return newSet(m, nil), nil
 }
 
 // LoadFile returns the specs of one file on its own, without the

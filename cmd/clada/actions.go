@@ -26,21 +26,24 @@ import (
 )
 
 type runOptions struct {
-	root        string
-	files       []string
-	dryRun      bool
-	format      string
-	noPrompt    bool
-	trustAll    bool
-	untrusted   bool
-	timeout     time.Duration
-	timeoutSet  bool
-	maxOutput   string
-	budget      string // --report-budget
-	stopOnError bool
-	keepGoing   bool
-	os          string // --os; "" is this system
-	sandbox     string // --sandbox; "" means config.toml's
+	root      string
+	files     []string
+	dryRun    bool
+	format    string
+	noPrompt  bool
+	trustAll  bool
+	untrusted bool
+	// trustProject is --trust-project: the project's own files are used
+	// without a trust record.
+	trustProject bool
+	timeout      time.Duration
+	timeoutSet   bool
+	maxOutput    string
+	budget       string // --report-budget
+	stopOnError  bool
+	keepGoing    bool
+	os           string // --os; "" is this system
+	sandbox      string // --sandbox; "" means config.toml's
 }
 
 // openProject opens the project for a command: --root when given, else
@@ -55,6 +58,28 @@ type mcpOptions struct {
 
 func openProject(root string, untrusted bool, sys string) (*project.Project, error) {
 	return project.Open(project.Options{Root: root, Untrusted: untrusted, OS: sys})
+}
+
+// openTrusted opens the project for clada run and check, which CI runs:
+// there (CI set, or --no-prompt) a project file the person has not
+// trusted is an error naming it, unless --trust-project vouches for the
+// repository. Elsewhere clada goes on with what the files tighten, and
+// the note saying so is returned for the caller to print once.
+func openTrusted(root string, untrusted, trustProject, noPrompt bool, sys string) (p *project.Project, note string, err error) {
+	p, err = project.Open(project.Options{Root: root, Untrusted: untrusted, TrustProject: trustProject, OS: sys})
+	if err != nil {
+		return nil, "", err
+	}
+	note = p.UntrustedNote()
+	if note != "" && (noPrompt || os.Getenv("CI") != "") {
+		why := "CI set"
+		if noPrompt {
+			why = "--no-prompt"
+		}
+		return nil, "", withHint(fmt.Errorf("%s", note),
+			"with %s nobody can review it here: run `clada trust` where a person can, or pass --trust-project when the workflow's author vouches for the repository", why)
+	}
+	return p, note, nil
 }
 
 // mayRun reports whether executing plan may start a command: it is well
@@ -97,7 +122,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	restoreGC := lessGC()
 	defer restoreGC()
-	p, err := openProject(o.root, o.untrusted, o.os)
+	p, note, err := openTrusted(o.root, o.untrusted, o.trustProject, o.noPrompt, o.os)
 	if err != nil {
 		return err
 	}
@@ -135,6 +160,9 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		if code, ok := inNamespace(p.SandboxMode(o.sandbox), replay, stdout, stderr); ok {
 			return exitError(code)
 		}
+	}
+	if note != "" {
+		warnf(stderr, "%s", note)
 	}
 	for _, d := range docs {
 		for _, w := range d.Warnings {
@@ -240,6 +268,7 @@ type checkOptions struct {
 	root, dir, format string
 	os                string // --os
 	untrusted         bool
+	trustProject      bool // --trust-project
 	args              []string
 }
 
@@ -259,9 +288,12 @@ func checkAction(o checkOptions, stdout, stderr io.Writer) error {
 		// them gives the body that parses back to exactly these words.
 		body = parser.Quote(o.args)
 	}
-	p, err := openProject(o.root, o.untrusted, o.os)
+	p, note, err := openTrusted(o.root, o.untrusted, o.trustProject, false, o.os)
 	if err != nil {
 		return err
+	}
+	if note != "" {
+		warnf(stderr, "%s", note)
 	}
 	g, err := p.DecideGateway()
 	if err != nil {

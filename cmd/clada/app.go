@@ -166,6 +166,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					&cli.BoolFlag{Name: "no-prompt", Usage: "never ask: commands that need approval are not run"},
 					&cli.BoolFlag{Name: "trust-all", Usage: "approve every command that would be asked (deny stays deny); prints a warning"},
 					&cli.BoolFlag{Name: "untrusted", Usage: "ask even for commands the specs allow"},
+					trustProjectFlag(),
 					&cli.StringFlag{Name: "timeout", Usage: "per-command timeout: 30s, 5m, or whole seconds (1s to 24h)", DefaultText: "60s, or timeout in .clada/config.toml"},
 					&cli.StringFlag{Name: "max-output", Usage: "cap on stdout+stderr per command, e.g. 512KiB; past it the command is killed", DefaultText: "10MB, or max_output in .clada/config.toml"},
 					&cli.StringFlag{Name: "report-budget", Usage: "how much of each command's output the report shows (all of it is saved in .clada/out/): a size, or a size and a line count, e.g. 32KiB,800", DefaultText: "10KiB,256, or report_budget in .clada/config.toml"},
@@ -197,11 +198,12 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					&cli.StringFlag{Name: "dir", Usage: "working directory relative to the root, as a RUN block's dir attribute"},
 					formatFlag("report format: text or json"),
 					&cli.BoolFlag{Name: "untrusted", Usage: "ask even for commands the specs allow"},
+					trustProjectFlag(),
 					osFlag(),
 				},
 				Action: func(c *cli.Context) error {
 					return checkAction(checkOptions{root: c.String("root"), dir: c.String("dir"), format: c.String("format"),
-						untrusted: c.Bool("untrusted"), os: c.String("os"), args: c.Args().Slice()}, stdout, stderr)
+						untrusted: c.Bool("untrusted"), trustProject: c.Bool("trust-project"), os: c.String("os"), args: c.Args().Slice()}, stdout, stderr)
 				},
 			},
 			{
@@ -242,6 +244,36 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 						return withHint(fmt.Errorf("clada prompt takes no arguments, got %q", c.Args().First()), "clada prompt --format json")
 					}
 					return promptAction(promptOptions{root: c.String("root"), format: c.String("format"), untrusted: c.Bool("untrusted")}, stdout)
+				},
+			},
+			{
+				Name:  "trust",
+				Usage: "trust this project's own .clada files: show what they change, then use them",
+				Description: "A project's config.toml, commands.toml and specs.toml loosen nothing until you trust them\n" +
+					"(README \"Trust\"). clada trust shows what each file allows or loosens beyond clada's defaults,\n" +
+					"then records their content hashes in your state directory; a later change to a file\n" +
+					"(a git pull, a command) makes it untrusted again. What clada writes itself after you answered\n" +
+					"stays trusted." + examples(
+					"clada trust",
+					"clada trust --root ~/src/app"),
+				Flags: []cli.Flag{rootFlag()},
+				Action: func(c *cli.Context) error {
+					if c.Args().Len() > 0 {
+						return withHint(fmt.Errorf("clada trust takes no arguments, got %q", c.Args().First()), "run clada trust alone, in the project")
+					}
+					return trustAction(c.String("root"), stdout)
+				},
+			},
+			{
+				Name:        "untrust",
+				Usage:       "forget that this project's .clada files are trusted",
+				Description: "clada then uses only what the project's files tighten, until clada trust." + examples("clada untrust"),
+				Flags:       []cli.Flag{rootFlag()},
+				Action: func(c *cli.Context) error {
+					if c.Args().Len() > 0 {
+						return withHint(fmt.Errorf("clada untrust takes no arguments, got %q", c.Args().First()), "run clada untrust alone, in the project")
+					}
+					return untrustAction(c.String("root"), stdout)
 				},
 			},
 			storeCommand("allow", "always run commands matching PATTERN (adds it to allowed in .clada/commands.toml)", stdout,
@@ -334,6 +366,11 @@ func usageError(c *cli.Context, err error, _ bool) error {
 }
 
 // runOptionsFrom copies clada run's flags into runOptions.
+// trustProjectFlag is --trust-project of run and check.
+func trustProjectFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "trust-project", Usage: "use the project's own .clada files without `clada trust` (in CI: the workflow's author vouches for the repository)"}
+}
+
 // osFlag is --os of check and run --dry-run: decide for another system.
 func osFlag() cli.Flag {
 	return &cli.StringFlag{Name: "os", Usage: "decide as on this system: darwin, freebsd, linux or windows (its programs' options, and Windows' path rules); only to decide, never to run",
@@ -344,7 +381,7 @@ func runOptionsFrom(c *cli.Context) (runOptions, error) {
 	o := runOptions{
 		root: c.String("root"), files: c.Args().Slice(), dryRun: c.Bool("dry-run"),
 		format: c.String("format"), noPrompt: c.Bool("no-prompt"), trustAll: c.Bool("trust-all"),
-		untrusted: c.Bool("untrusted"), timeoutSet: c.IsSet("timeout"),
+		untrusted: c.Bool("untrusted"), trustProject: c.Bool("trust-project"), timeoutSet: c.IsSet("timeout"),
 		maxOutput: c.String("max-output"), budget: c.String("report-budget"), stopOnError: c.Bool("stop-on-error"), keepGoing: c.Bool("keep-going"),
 		os:      c.String("os"),
 		sandbox: c.String("sandbox"),

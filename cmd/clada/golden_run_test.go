@@ -49,6 +49,7 @@ func TestGoldenRun(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
+				trustRoot(t, root)
 				var stdout, stderr bytes.Buffer
 				code := runInProcess([]string{"clada", "run", "--no-prompt", "--root", root, "--format", format, in},
 					strings.NewReader(""), &stdout, &stderr)

@@ -18,6 +18,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/clada/clada/approve"
+	"github.com/clada/clada/internal/teststate"
 	"github.com/clada/clada/internal/testtmp"
 	"github.com/clada/clada/sandbox"
 )
@@ -36,7 +38,7 @@ func TestMain(m *testing.M) {
 	sandbox.Main()
 	// The tests and the scripts make their files in a TMPDIR of their
 	// own, where ext4 creates them fast (see internal/testtmp).
-	testscript.Main(testtmp.M(removingReleaseBin{m}), map[string]func(){
+	testscript.Main(testtmp.M(teststate.M(removingReleaseBin{m})), map[string]func(){
 		"clada": main,
 		// clada-mcp stands in for the MCP server that clada mcp
 		// starts (cmd/clada-mcp, tested there): it prints the
@@ -125,7 +127,15 @@ func TestScripts(t *testing.T) {
 			if bin != "" {
 				env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 			}
-			return os.MkdirAll(filepath.Join(env.WorkDir, ".clada"), 0o755)
+			if err := os.MkdirAll(filepath.Join(env.WorkDir, ".clada"), 0o755); err != nil {
+				return err
+			}
+			// The script's files stand for what the person wrote:
+			// its .clada files are trusted, as after clada trust. A
+			// file the script writes later is not, until the script
+			// runs clada trust (trust_*.txtar test that).
+			env.Setenv("CLADA_STATE_DIR", os.Getenv("CLADA_STATE_DIR"))
+			return approve.TrustCurrent(env.WorkDir)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"jsonlines": cmdJSONLines,

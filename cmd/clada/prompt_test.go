@@ -21,6 +21,7 @@ func TestPromptJSON(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".clada", "commands.toml"), []byte("allowed = [\"go test *\"]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trustRoot(t, root)
 	var text, js, stderr bytes.Buffer
 	if code := runInProcess([]string{"clada", "prompt", "--root", root, "--untrusted"}, strings.NewReader(""), &text, &stderr); code != exitOK {
 		t.Fatalf("clada prompt exited %d: %s", code, &stderr)

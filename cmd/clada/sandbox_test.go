@@ -80,6 +80,7 @@ func TestNamespaceOnlyWhenSomethingRuns(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(offRoot, ".clada", "config.toml"), []byte("sandbox = \"off\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trustRoot(t, offRoot)
 	for _, tt := range []struct {
 		name  string
 		args  []string

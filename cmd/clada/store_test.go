@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/clada/clada/approve"
 	"github.com/clada/clada/internal/testproc"
 )
 
@@ -26,6 +27,16 @@ func cladaCmd(t testing.TB, root string, args ...string) *exec.Cmd {
 
 // newRoot returns a project root with an empty .clada/.
 func newRoot(t testing.TB) string { return testproc.NewRoot(t) }
+
+// trustRoot trusts root's .clada files as they are now: the test wrote
+// them as the person would, and trusts them as the person would with
+// clada trust.
+func trustRoot(t testing.TB, root string) {
+	t.Helper()
+	if err := approve.TrustCurrent(root); err != nil {
+		t.Fatalf("trusting %s: %v", root, err)
+	}
+}
 
 // exitCodeOf returns the exit code of a finished command, failing the test
 // when it did not start or was killed.

@@ -307,6 +307,7 @@ func TestTTYPromptTimeout(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".clada", "config.toml"), []byte("approval_timeout = \"10s\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trustRoot(t, root)
 	r := startTTYProgram(t, "clada-fastclock", root, askCSL)
 	r.expect(askPrompt)
 	r.expect("(10s): ")
@@ -373,6 +374,7 @@ func TestCommandStdinNeverInherited(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".clada", "commands.toml"), []byte("allowed = [\"cat\"]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trustRoot(t, root)
 	reply := filepath.Join(root, "reply.csl")
 	if err := os.WriteFile(reply, []byte("<---RUN--->\ncat\n<---END--->\n<---RUN--->\nhead -c 5\n<---END--->\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/clada/clada/approve"
 	"github.com/clada/clada/internal/testproc"
 )
 
@@ -150,6 +151,13 @@ func writeFile(t *testing.T, path, content string, mode os.FileMode) {
 	}
 	if err := os.WriteFile(path, []byte(content), mode); err != nil {
 		t.Fatal(err)
+	}
+	// A file the test writes in .clada is the person's: trusted, as
+	// after clada trust.
+	if dir := filepath.Dir(path); filepath.Base(dir) == approve.DirName {
+		if err := approve.TrustCurrent(filepath.Dir(dir)); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

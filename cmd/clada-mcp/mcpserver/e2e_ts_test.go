@@ -74,13 +74,18 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	if err := os.Symlink(exe, server); err != nil {
 		t.Fatal(err)
 	}
+	// ... and as clada-trust, which trusts a root's .clada files.
+	trust := filepath.Join(filepath.Dir(server), "clada-trust")
+	if err := os.Symlink(exe, trust); err != nil {
+		t.Fatal(err)
+	}
 	script, err := filepath.Abs(filepath.Join(tsClientDir, "client.mjs"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, script, server, t.TempDir())
+	cmd := exec.CommandContext(ctx, node, script, server, t.TempDir(), trust)
 	cmd.Dir = tsClientDir
 	out, err := cmd.CombinedOutput()
 	t.Logf("node client.mjs (@modelcontextprotocol/sdk %s):\n%s", installed.Version, out)

@@ -2,13 +2,16 @@ package mcpserver_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"testing"
 
+	"github.com/clada/clada/approve"
 	"github.com/clada/clada/cmd/clada-mcp/mcpserver"
+	"github.com/clada/clada/internal/teststate"
 	"github.com/clada/clada/internal/testtmp"
 	"github.com/clada/clada/sandbox"
 )
@@ -27,10 +30,19 @@ func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == "clada-mcp" {
 		os.Exit(mcpserver.Main(os.Args, os.Stdin, os.Stdout, os.Stderr, ""))
 	}
+	// clada-trust ROOT trusts ROOT's .clada files, for the TypeScript
+	// client test, which writes them as the person would.
+	if filepath.Base(os.Args[0]) == "clada-trust" && len(os.Args) == 2 {
+		if err := approve.TrustCurrent(os.Args[1]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	// The end-to-end tests mostly wait: for a server to start, for a job
 	// to go to the background or time out. With GOMAXPROCS slots (2
 	// here) they waited in turn; more slots let the waits overlap.
 	// -parallel on the command line still wins.
 	flag.Set("test.parallel", strconv.Itoa(8*runtime.GOMAXPROCS(0)))
-	os.Exit(testtmp.Run(m))
+	os.Exit(testtmp.Run(teststate.M(m)))
 }

@@ -6,21 +6,32 @@
 // denial as isError; elicitation accept, decline and always; a job that
 // goes to the background and finishes; kill; disconnect kills the jobs.
 //
-//   node client.mjs CLADA_MCP WORKDIR
+//   node client.mjs CLADA_MCP WORKDIR TRUST
 //
 // CLADA_MCP is the clada-mcp executable, WORKDIR an empty directory for the
-// project roots. Prints "ok FLOW" per flow that passed and exits 0 when
+// project roots, TRUST a program that trusts a root's .clada files as they
+// are (as the person does with clada trust) after the client wrote them;
+// CLADA_STATE_DIR, where trust is recorded, is passed on to both. Prints "ok FLOW" per flow that passed and exits 0 when
 // all did; a failed check prints "FAIL FLOW: what" and exits 1.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [server, workdir] = process.argv.slice(2);
-if (!server || !workdir) {
-  console.error('usage: node client.mjs CLADA_MCP WORKDIR');
+const [server, workdir, trust] = process.argv.slice(2);
+if (!server || !workdir || !trust) {
+  console.error('usage: node client.mjs CLADA_MCP WORKDIR TRUST');
   process.exit(2);
+}
+const stateDir = process.env.CLADA_STATE_DIR ?? '';
+
+// writeCommands writes the root's commands.toml as the person would, and
+// trusts it.
+function writeCommands(root, text) {
+  fs.writeFileSync(path.join(root, '.clada', 'commands.toml'), text);
+  execFileSync(trust, [root], { env: { CLADA_STATE_DIR: stateDir } });
 }
 
 class Failure extends Error {}
@@ -50,7 +61,7 @@ async function connect(root, elicit) {
     command: server,
     args: ['--root', root],
     cwd: root,
-    env: { HOME: '/no-home', CI: '', GORACE: `${process.env.GORACE ?? ''} atexit_sleep_ms=0` },
+    env: { HOME: '/no-home', CI: '', CLADA_STATE_DIR: stateDir, GORACE: `${process.env.GORACE ?? ''} atexit_sleep_ms=0` },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -183,7 +194,7 @@ const flows = {
 
   async 'background job finishes'() {
     const root = newRoot({ 'slow.sh': ['#!/bin/sh\necho start $1\nsleep $1\necho end $1\n', 0o755] });
-    fs.writeFileSync(path.join(root, '.clada', 'commands.toml'), "allowed = ['./slow.sh *']\n");
+    writeCommands(root, "allowed = ['./slow.sh *']\n");
     const s = await connect(root);
     let res = await s.call('run', { command: './slow.sh 0.5', background_after: 0.2 });
     const job = res.out.job;
@@ -205,7 +216,7 @@ const flows = {
 
   async 'kill'() {
     const root = newRoot({ 'spawn.sh': ['#!/bin/sh\nsleep 60 &\necho $! > bg.pid\necho $$ > fg.pid\necho spawned\nsleep 60\n', 0o755] });
-    fs.writeFileSync(path.join(root, '.clada', 'commands.toml'), "allowed = ['./spawn.sh']\n");
+    writeCommands(root, "allowed = ['./spawn.sh']\n");
     const s = await connect(root);
     let res = await s.call('run', { command: './spawn.sh', background_after: 0.2 });
     const job = res.out.job;
@@ -222,7 +233,7 @@ const flows = {
 
   async 'disconnect kills jobs'() {
     const root = newRoot({ 'spawn.sh': ['#!/bin/sh\nsleep 60 &\necho $! > bg.pid\necho $$ > fg.pid\necho spawned\nsleep 60\n', 0o755] });
-    fs.writeFileSync(path.join(root, '.clada', 'commands.toml'), "allowed = ['./spawn.sh']\n");
+    writeCommands(root, "allowed = ['./spawn.sh']\n");
     const s = await connect(root);
     const res = await s.call('run', { command: './spawn.sh', background_after: 0.2 });
     check(Number.isInteger(res.out.job), 'spawn.sh went to the background', res);

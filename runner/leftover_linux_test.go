@@ -138,3 +138,16 @@ func TestPipelineKillsEveryStagesDaemon(t *testing.T) {
 	leftover.Gone(t, m1, start, "the pipeline ended")
 	leftover.Gone(t, m2, start, "the pipeline ended")
 }
+
+// BenchmarkDrain is what the reaper adds to every command that ends
+// with nothing left: listing this process's children (one file per
+// thread) and finding none to kill. Compare BenchmarkRun.
+func BenchmarkDrain(b *testing.B) {
+	if os.Getenv(noReaperEnv) != "" {
+		b.Skip("no reaper")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		drain()
+	}
+}

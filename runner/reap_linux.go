@@ -204,11 +204,10 @@ func readStat(pid int) (procStat, bool) {
 	}
 	var st procStat
 	st.state = f[0][0]
-	var e1, e2, e3 error
+	var e1, e2 error
 	st.ppid, e1 = strconv.Atoi(string(f[1]))
-	st.pgrp, e2 = strconv.Atoi(string(f[2]))
-	st.sid, e3 = strconv.Atoi(string(f[3]))
-	return st, e1 == nil && e2 == nil && e3 == nil
+	st.sid, e2 = strconv.Atoi(string(f[3]))
+	return st, e1 == nil && e2 == nil
 }
 
 // namesTemp reports whether the environment of pid holds one of the

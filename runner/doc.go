@@ -21,11 +21,17 @@
 // canceled context (clada cancels it on Ctrl-C; the command's group does not
 // receive the terminal's SIGINT itself) or the output cap sends SIGKILL to
 // the whole group, grandchildren included. When the command exits on its own,
-// whatever it left running in its group is killed too, so no process outlives
-// Run. A process that leaves the group (setsid) cannot be killed this way; if
-// it holds the output pipes, Run stops reading after [Config.WaitDelay] and
-// returns anyway. On Windows the command runs in a job object that is
-// terminated instead (see proc_windows.go for its limits).
+// whatever it left running in its group is killed too. A process that leaves
+// the group and session (setsid, daemon(3), a double fork) is out of the
+// group kill's reach: on Linux, a program that called [EnableReaper] (clada
+// and clada-mcp do) adopts it as the child subreaper and, when the command
+// ends, however it ends, kills it and everything it started, sparing only
+// what belongs to a command still running (see reap_linux.go for how that is
+// told, and its limits). So nothing a command started outlives Run. Without
+// the reaper (other systems), such a process goes on; if it holds the output
+// pipes, Run stops reading after [Config.WaitDelay] and returns anyway. On
+// Windows the command runs in a job object that is terminated instead (see
+// proc_windows.go for its limits).
 //
 // Every command gets a private temporary directory, made under
 // [Config.TempRoot] (default os.TempDir()) with mode 0700 and named by

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clada/clada/internal/leftover"
 	"github.com/clada/clada/internal/testtmp"
 )
 
@@ -28,6 +29,17 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == helperArg {
 		// syscall.Exit skips the race detector's exit hook, which sleeps 1 s.
 		syscall.Exit(helper(os.Args[2], os.Args[3:]))
+	}
+	// The commands' leftovers outside their groups are killed too, as
+	// in clada (see reap_linux.go); a test switches it off in a test
+	// binary of its own (withoutReaper).
+	if os.Getenv(noReaperEnv) == "" {
+		if err := EnableReaper(); err != nil && runtime.GOOS == "linux" {
+			fmt.Fprintln(os.Stderr, "EnableReaper:", err)
+			os.Exit(1)
+		}
+	} else {
+		subreaperOnly()
 	}
 	// The slow tests here wait on processes and timers, not the CPU: with
 	// GOMAXPROCS parallel slots (2 here) they queued behind each other.
@@ -146,6 +158,18 @@ func helper(mode string, args []string) int {
 		if arg(1) == "sleep" {
 			time.Sleep(time.Hour)
 		}
+	case "leftover": // leftover STEP MARKER [sleep]: see leftover.Step; then maybe sleep
+		self := func(a ...string) *exec.Cmd {
+			return exec.Command(os.Args[0], append([]string{helperArg, "leftover"}, a...)...)
+		}
+		if code := leftover.Step(arg(0), arg(1), self); code != 0 || arg(2) == "" {
+			return code
+		}
+		if arg(2) == "flood" {
+			writeN(os.Stdout, 1<<62)
+		}
+		fmt.Println("sleeping")
+		time.Sleep(time.Hour)
 	default:
 		fmt.Fprintf(os.Stderr, "unknown helper mode %q\n", mode)
 		return 100

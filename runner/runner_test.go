@@ -373,8 +373,13 @@ func TestRunCancelKillsGroup(t *testing.T) {
 
 // TestRunCancelDoesNotWaitForEscapedHolder: after Ctrl-C, a process outside
 // the group that holds the pipes does not keep Run waiting for WaitDelay.
+// (With the reaper, which kills that process when the command exits, it
+// cannot be there: the test runs without.)
 func TestRunCancelDoesNotWaitForEscapedHolder(t *testing.T) {
 	t.Parallel()
+	if !withoutReaper(t) {
+		return
+	}
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -436,11 +441,14 @@ func TestRunExitKillsLeftovers(t *testing.T) {
 	assertNoSurvivors(t, pidfile)
 }
 
-// TestRunWaitDelayBoundsEscapedHolder: a grandchild that left the group
-// (setsid) cannot be killed by the group kill; Run still returns once
-// WaitDelay has passed.
+// TestRunWaitDelayBoundsEscapedHolder: without the reaper, a grandchild
+// that left the group (setsid) cannot be killed by the group kill; Run
+// still returns once WaitDelay has passed.
 func TestRunWaitDelayBoundsEscapedHolder(t *testing.T) {
 	t.Parallel()
+	if !withoutReaper(t) {
+		return
+	}
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	start := time.Now()
 	got := capRun(t, context.Background(), helperArgv(t, "grandchild", pidfile, "escape"),
@@ -457,6 +465,29 @@ func TestRunWaitDelayBoundsEscapedHolder(t *testing.T) {
 	}
 	if !processAlive(grandchild) {
 		t.Errorf("escaped grandchild %d is gone, so WaitDelay was not what ended Run", grandchild)
+	}
+}
+
+// TestReaperKillsEscapedHolder: with the reaper, the grandchild that
+// left the group holding the pipes is killed when the command exits, so
+// Run does not wait out WaitDelay.
+func TestReaperKillsEscapedHolder(t *testing.T) {
+	t.Parallel()
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	start := time.Now()
+	got := capRun(t, context.Background(), helperArgv(t, "grandchild", pidfile, "escape"),
+		Config{WaitDelay: 30 * time.Second})
+	elapsed := time.Since(start)
+	_, grandchild := readPids(t, pidfile)
+	t.Cleanup(func() { syscall.Kill(grandchild, syscall.SIGKILL) })
+	if elapsed > 10*time.Second {
+		t.Errorf("Run took %v, want well under WaitDelay (30s)", elapsed)
+	}
+	if got.Status != StatusExited || got.ExitCode != 0 {
+		t.Errorf("got %v, code %d; want exited 0", got.Status, got.ExitCode)
+	}
+	if !waitGone(func() bool { return processAlive(grandchild) }) {
+		t.Errorf("escaped grandchild %d still runs", grandchild)
 	}
 }
 

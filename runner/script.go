@@ -183,9 +183,10 @@ func (s *Script) Pipeline(stages []Stage) []StageResult {
 		return res
 	}
 	type running struct {
-		cmd *exec.Cmd
-		g   group
-		tmp *tempDir
+		cmd  *exec.Cmd
+		g    group
+		tmp  *tempDir
+		reap *reaped
 	}
 	procs := make([]*running, len(stages))
 	var prevRead *os.File // the read end of the pipe from the previous stage
@@ -228,10 +229,16 @@ func (s *Script) Pipeline(stages []Stage) []StageResult {
 		if start == nil {
 			start = s.cfg.Start
 		}
+		registered := reapStart()
 		if start != nil {
 			err = start(r.cmd, r.tmp.path)
 		} else {
 			err = r.cmd.Start()
+		}
+		if err == nil {
+			procs[i].reap = registered(r.cmd.Process.Pid, r.tmp.path)
+		} else {
+			registered(0, "")
 		}
 		// The child holds its own copies; the next stage sees EOF once
 		// this one (and everything it started) is done, and this one
@@ -266,6 +273,7 @@ func (s *Script) Pipeline(stages []Stage) []StageResult {
 		}
 		_ = p.cmd.Wait() // the outcome is read from ProcessState
 		p.g.killLeftovers(p.cmd.Process)
+		reapEnd(p.reap) // what left the group
 		p.g.close()
 		s.removeTemp(p.tmp)
 		res[i] = s.stageResult(p.cmd.ProcessState)

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"net/netip"
 	"os"
+	"os/exec"
 	"syscall"
 	"testing"
 	"unsafe"
 
+	"github.com/clada/clada/internal/leftover"
+	"github.com/clada/clada/runner"
 	"golang.org/x/sys/unix"
 )
 
@@ -24,6 +27,12 @@ func TestMain(m *testing.M) {
 		os.Exit(act(os.Args[1:]))
 	}
 	Main()
+	// As clada does: what a command leaves outside its group is killed
+	// when it ends (leftover_linux_test.go checks it, confined).
+	if err := runner.EnableReaper(); err != nil {
+		fmt.Fprintln(os.Stderr, "EnableReaper:", err)
+		os.Exit(1)
+	}
 	os.Exit(m.Run())
 }
 
@@ -31,6 +40,11 @@ func act(args []string) int {
 	if len(args) < 2 {
 		fmt.Println("act: want ACTION ARG")
 		return 2
+	}
+	if args[0] == "leftover" && len(args) == 3 { // leftover STEP MARKER: see leftover.Step
+		return leftover.Step(args[1], args[2], func(a ...string) *exec.Cmd {
+			return exec.Command(os.Args[0], append([]string{"leftover"}, a...)...)
+		})
 	}
 	var err error
 	switch arg := args[1]; args[0] {

@@ -8,11 +8,16 @@ import (
 	"io"
 	"os"
 
+	"github.com/clada/clada/runner"
 	"github.com/clada/clada/sandbox"
 )
 
 func main() {
 	sandbox.Main()
+	// Nothing a command starts outlives it, also a process that left
+	// its group (runner.EnableReaper); this process starts no other
+	// child in a session of its own.
+	_ = runner.EnableReaper()
 	reexec = sandbox.RunInNamespace
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }

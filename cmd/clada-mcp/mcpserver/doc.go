@@ -8,7 +8,8 @@
 //     command that outlives background_after goes on as a background job.
 //   - check: the decision for one command; nothing runs.
 //   - output: a job's status and its output so far.
-//   - kill: stops a job's whole process group.
+//   - kill: stops a job's whole process group, and what the job started
+//     outside it (runner.EnableReaper).
 //
 // The project (specs, config, approvals) is opened once; every request
 // takes its own gateway from it, so requests run concurrently. A question
@@ -19,7 +20,12 @@
 //
 // When the connection ends (the client closed stdin) or the server is
 // stopped, every job's process group is killed and waited for before
-// [Serve] returns: no command outlives the server.
+// [Serve] returns: no command outlives the server. [Main] makes the
+// server the child subreaper of its jobs (runner.EnableReaper), so what
+// a job started in a session of its own is killed when the job ends,
+// however it ends, too. If the server is killed with SIGKILL, none of
+// this runs: its jobs and what they started are adopted by init and go
+// on.
 //
 // [Serve] never reads os.Args or the process's standard streams; the
 // caller passes the connection's reader and writer. [Main] is the

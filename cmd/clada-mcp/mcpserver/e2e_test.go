@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/clada/clada/approve"
+	"github.com/clada/clada/internal/leftover"
 	"github.com/clada/clada/internal/testproc"
 )
 
@@ -499,6 +501,46 @@ func TestMCPKill(t *testing.T) {
 	res = s.call("kill", map[string]any{"job": id})
 	if out := structured(t, res); res.IsError || out["status"] != "killed" || !strings.Contains(text(res), "had already ended") {
 		t.Errorf("kill of an ended job: %v\n%s", out, text(res))
+	}
+}
+
+// TestMCPJobDaemonGone: a job's end also ends what the job daemonized
+// (a double fork into sessions of its own), which its process group no
+// longer holds, whether the kill tool ended it or SIGTERM ended the
+// server; it writes nothing afterwards.
+func TestMCPJobDaemonGone(t *testing.T) {
+	t.Parallel()
+	for _, end := range []string{"the kill tool", "SIGTERM to the server"} {
+		t.Run(end, func(t *testing.T) {
+			t.Parallel()
+			root := newRoot(t)
+			writeFile(t, filepath.Join(root, ".clada", "commands.toml"), "allowed = ['./leftover *']\n", 0o644)
+			// The test binary lies outside the root, where the gateway
+			// would not run it by path: a script in the root runs it.
+			writeFile(t, filepath.Join(root, "leftover"),
+				"#!/bin/sh\n"+leftoverEnv+"=1 exec '"+testproc.Self(t)+"' \"$@\"\n", 0o755)
+			if err := os.Mkdir(filepath.Join(root, "out"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			marker := filepath.Join(root, "out", "daemon-wrote")
+			s := startMCP(t, root, nil)
+			start := time.Now()
+			id := jobOf(t, s.call("run", map[string]any{"command": "./leftover daemonize " + marker + " sleep", "background_after": 0.2}))
+			leftover.WaitStarted(t, marker)
+			os.Remove(marker) // had it been written already, while the job ran, that was allowed
+			if end == "the kill tool" {
+				if out := structured(t, s.call("kill", map[string]any{"job": id})); out["status"] != "killed" {
+					t.Errorf("kill: %v", out)
+				}
+			} else {
+				// The server cancels its jobs and exits; Gone gives it
+				// time.
+				if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+					t.Fatal(err)
+				}
+			}
+			leftover.Gone(t, marker, start, end)
+		})
 	}
 }
 

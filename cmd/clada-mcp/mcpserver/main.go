@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/clada/clada/project"
+	"github.com/clada/clada/runner"
 	"github.com/clada/clada/sandbox"
 )
 
@@ -68,6 +69,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, version stri
 			return code
 		}
 	}
+	// Nothing a job starts outlives it, also a process that left its
+	// group (runner.EnableReaper); the server starts no other child in a
+	// session of its own.
+	_ = runner.EnableReaper()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o.Version, o.Log = version, stderr

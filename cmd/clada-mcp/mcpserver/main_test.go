@@ -4,13 +4,16 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/clada/clada/approve"
 	"github.com/clada/clada/cmd/clada-mcp/mcpserver"
+	"github.com/clada/clada/internal/leftover"
 	"github.com/clada/clada/internal/teststate"
 	"github.com/clada/clada/internal/testtmp"
 	"github.com/clada/clada/sandbox"
@@ -27,6 +30,18 @@ func TestMain(m *testing.M) {
 	// clada-mcp's namespace re-exec starts this binary again under the
 	// same name, with the namespace argument that sandbox.Main takes off.
 	sandbox.Main()
+	// leftoverEnv STEP MARKER [sleep], what the script ./leftover of
+	// TestMCPKillTakesDaemon runs: see leftover.Step; then maybe sleep.
+	if os.Getenv(leftoverEnv) != "" && len(os.Args) >= 3 {
+		code := leftover.Step(os.Args[1], os.Args[2], func(a ...string) *exec.Cmd {
+			return exec.Command(testSelf(), a...)
+		})
+		if code == 0 && len(os.Args) > 3 && os.Args[3] == "sleep" {
+			fmt.Println("sleeping")
+			time.Sleep(time.Hour)
+		}
+		os.Exit(code)
+	}
 	if filepath.Base(os.Args[0]) == "clada-mcp" {
 		os.Exit(mcpserver.Main(os.Args, os.Stdin, os.Stdout, os.Stderr, ""))
 	}
@@ -45,4 +60,17 @@ func TestMain(m *testing.M) {
 	// -parallel on the command line still wins.
 	flag.Set("test.parallel", strconv.Itoa(8*runtime.GOMAXPROCS(0)))
 	os.Exit(testtmp.Run(teststate.M(m)))
+}
+
+// leftoverEnv, set, makes this test binary a command that leaves a
+// daemon (see TestMain).
+const leftoverEnv = "CLADA_MCP_TEST_LEFTOVER"
+
+// testSelf is this test binary.
+func testSelf() string {
+	exe, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	return exe
 }

@@ -46,6 +46,9 @@ type Pattern struct {
 	// A pattern whose last word is a quoted '*' has Prefix false and
 	// matches only a literal * argument.
 	Prefix bool
+	// Source is the file the pattern was read from ("" when made by
+	// hand), which refusals and clada list name.
+	Source string
 }
 
 // Match reports whether argv is matched by p: equal to p.Argv, or, for a
@@ -133,6 +136,46 @@ type Commands struct {
 	// trust drops the allowed patterns of a file the person has not
 	// trusted (its blocked ones still apply); nil trusts every file.
 	trust *TrustCheck
+	// layers are the other scopes' patterns (managed, user, personal),
+	// consulted with this file's: any block beats any allow.
+	layers []*Commands
+	scope  Scope
+}
+
+// Scope is the scope of the file c was read from (project when loaded by
+// [LoadCommands]).
+func (c *Commands) Scope() Scope {
+	if c.scope == "" {
+		return ScopeProject
+	}
+	return c.scope
+}
+
+// AddLayer adds another scope's patterns to c: [Commands.MatchBlocked] and
+// the allowed patterns consult them too, and Refresh reads them again.
+func (c *Commands) AddLayer(l *Commands) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.layers = append(c.layers, l)
+}
+
+// Layers returns the other scopes' patterns, for clada list.
+func (c *Commands) Layers() []*Commands {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return slices.Clone(c.layers)
+}
+
+// LoadCommandsFile reads one scope's pattern file (commands.toml or
+// commands.local.toml) at path; a missing file has no patterns. t (nil:
+// trusted) decides trust as for the project's file.
+func LoadCommandsFile(path string, scope Scope, parse ParseFunc, t *TrustCheck) (*Commands, error) {
+	c := &Commands{Path: path, parse: parse, trust: t, scope: scope}
+	c.stamp = [2]fileStamp{stampOf(path), {}}
+	if err := readTOMLCommands(c, parse); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // fileStamp tells whether a file changed since it was read: another
@@ -168,24 +211,42 @@ func (c *Commands) paths() [2]string {
 // lists stay as they were: clada keeps deciding with what it last read
 // and never rewrites the file.
 func (c *Commands) Refresh() (changed bool, err error) {
-	if c == nil || c.parse == nil {
+	if c == nil {
 		return false, nil
 	}
+	for _, l := range c.Layers() {
+		ch, err := l.Refresh()
+		if err != nil {
+			return false, err
+		}
+		changed = changed || ch
+	}
+	if c.parse == nil {
+		return changed, nil
+	}
 	paths := c.paths()
+	if c.Scope() != ScopeProject {
+		paths[1] = ""
+	}
 	now := [2]fileStamp{stampOf(paths[0]), stampOf(paths[1])}
 	c.mu.RLock()
 	same := now[0].same(c.stamp[0]) && now[1].same(c.stamp[1])
 	c.mu.RUnlock()
 	if same {
-		return false, nil
+		return changed, nil
 	}
-	fresh, _, err := readCommands(filepath.Dir(c.Path), c.parse, c.trust)
+	var fresh *Commands
+	if c.Scope() == ScopeProject {
+		fresh, _, err = readCommands(filepath.Dir(c.Path), c.parse, c.trust)
+	} else {
+		fresh, err = LoadCommandsFile(c.Path, c.scope, c.parse, c.trust)
+	}
 	if err != nil {
 		return false, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	changed = !samePatterns(c.Allowed, fresh.Allowed) || !samePatterns(c.Blocked, fresh.Blocked)
+	changed = changed || !samePatterns(c.Allowed, fresh.Allowed) || !samePatterns(c.Blocked, fresh.Blocked)
 	c.Allowed, c.Blocked, c.stamp = fresh.Allowed, fresh.Blocked, fresh.stamp
 	return changed, nil
 }
@@ -198,22 +259,37 @@ func (c *Commands) AllowedPatterns() []Pattern {
 		return nil
 	}
 	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.Allowed
+	own, layers := c.Allowed, c.layers
+	c.mu.RUnlock()
+	if len(layers) == 0 {
+		return own
+	}
+	all := slices.Clone(own)
+	for _, l := range layers {
+		all = append(all, l.AllowedPatterns()...)
+	}
+	return all
 }
 
 // MatchAllowed returns the first allowed pattern that matches argv.
 func (c *Commands) MatchAllowed(argv []string) (Pattern, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return matchFirst(c.Allowed, argv)
+	return matchFirst(c.AllowedPatterns(), argv)
 }
 
-// MatchBlocked returns the first blocked pattern that matches argv.
+// MatchBlocked returns the first blocked pattern that matches argv, in c's
+// file or in a layer's.
 func (c *Commands) MatchBlocked(argv []string) (Pattern, bool) {
 	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return matchFirst(c.Blocked, argv)
+	p, ok := matchFirst(c.Blocked, argv)
+	layers := c.layers
+	c.mu.RUnlock()
+	for _, l := range layers {
+		if ok {
+			break
+		}
+		p, ok = l.MatchBlocked(argv)
+	}
+	return p, ok
 }
 
 // Lists returns copies of the allowed and blocked patterns.
@@ -301,6 +377,8 @@ func readCommands(dir string, parse ParseFunc, t *TrustCheck) (c *Commands, lega
 		t.Withhold(LegacyFile)
 		allowed = nil
 	}
+	setSource(allowed, jsonPath)
+	setSource(blocked, jsonPath)
 	c.Allowed = appendNew(c.Allowed, allowed...)
 	c.Blocked = appendNew(c.Blocked, blocked...)
 	return c, true, nil
@@ -379,10 +457,12 @@ func readTOMLCommands(c *Commands, parse ParseFunc) error {
 	if err != nil {
 		return err
 	}
-	if len(allowed) > 0 && !c.trust.Trusts(CommandsFile, data) {
-		c.trust.Withhold(CommandsFile)
+	if len(allowed) > 0 && !c.trust.Trusts(filepath.Base(c.Path), data) {
+		c.trust.Withhold(filepath.Base(c.Path))
 		allowed = nil
 	}
+	setSource(allowed, c.Path)
+	setSource(blocked, c.Path)
 	c.Allowed, c.Blocked = allowed, blocked
 	return nil
 }
@@ -651,6 +731,12 @@ const commandsHeader = `# clada: commands run without asking (allowed) or never 
 # clada rewrites this file (clada allow, block, forget; answering always or
 # never): entries keep their order, other comments are not kept.
 `
+
+func setSource(ps []Pattern, path string) {
+	for i := range ps {
+		ps[i].Source = path
+	}
+}
 
 // ParseCommands reads data, the content of commands.toml (or, when
 // legacy, commands.json) at path, into its allowed and blocked patterns.

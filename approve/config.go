@@ -81,7 +81,16 @@ type Config struct {
 	// tools but not in RUN blocks, whose format promises one command;
 	// true accepts them in RUN blocks too; false refuses them everywhere.
 	Compose *bool
-	Path    string // the file the values came from, "" when there is none
+	// TrustAll is trust_all, read only from the managed scope: false
+	// forbids --trust-all on this machine; nil leaves it to the person.
+	TrustAll *bool
+	Path     string // the file the values came from, "" when there is none
+	// Keys are the keys the file set, in its order (what [MergeConfig]
+	// takes from it).
+	Keys []string
+	// Origins is, after [MergeConfig], the file each set key came from
+	// (key → path), for clada config.
+	Origins map[string]string
 }
 
 // ComposeCommands reports whether a command line given to clada hook,
@@ -124,7 +133,7 @@ func LoadConfigTrust(root string, t *TrustCheck) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	cfg, err = parseConfig(path, data)
+	cfg, err = parseConfig(path, data, ScopeProject)
 	if err != nil || len(Loosened(cfg)) == 0 || t.Trusts(ConfigFile, data) {
 		return cfg, err
 	}
@@ -190,11 +199,11 @@ func Loosened(c Config) []string {
 
 // ParseConfig reads data, the content of the config file at path, on top
 // of [DefaultConfig], as [LoadConfig] reads the file.
-func ParseConfig(path string, data []byte) (Config, error) { return parseConfig(path, data) }
+func ParseConfig(path string, data []byte) (Config, error) { return parseConfig(path, data, ScopeProject) }
 
-// parseConfig reads data, the content of the config file at path, on top
-// of [DefaultConfig].
-func parseConfig(path string, data []byte) (Config, error) {
+// parseConfig reads data, the content of the config file at path in
+// scope, on top of [DefaultConfig].
+func parseConfig(path string, data []byte, scope Scope) (Config, error) {
 	cfg := DefaultConfig()
 	var top map[string]toml.Primitive
 	md, err := toml.Decode(string(data), &top)
@@ -233,6 +242,13 @@ func parseConfig(path string, data []byte) (Config, error) {
 		case "compose":
 			cfg.Compose = new(bool)
 			v = boolValue{cfg.Compose}
+		case "trust_all":
+			if scope != ScopeManaged {
+				return Config{}, keyError(path, &md, top[name], name, errors.New(
+					"trust_all is read only from the managed configuration (an administrator's); a person simply does not pass --trust-all"))
+			}
+			cfg.TrustAll = new(bool)
+			v = boolValue{cfg.TrustAll}
 		default:
 			return Config{}, keyError(path, &md, top[name], name, errors.New(
 				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, report_budget, "+
@@ -241,6 +257,7 @@ func parseConfig(path string, data []byte) (Config, error) {
 		if err := md.PrimitiveDecode(top[name], v); err != nil {
 			return Config{}, tomlFileError(path, name, err)
 		}
+		cfg.Keys = append(cfg.Keys, name)
 	}
 	cfg.Path = path
 	return cfg, nil

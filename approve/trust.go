@@ -32,7 +32,7 @@ import (
 
 // ProjectFiles are the files of .clada that need trust before they loosen
 // anything, in the order `clada trust` shows them.
-var ProjectFiles = []string{ConfigFile, CommandsFile, LegacyFile, SpecsFile}
+var ProjectFiles = []string{ConfigFile, CommandsFile, LegacyFile, SpecsFile, PersonalConfigFile, PersonalCommandsFile}
 
 // SpecsFile is the project's specs file in .clada (read by package specs).
 const SpecsFile = "specs.toml"

@@ -49,7 +49,7 @@ func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
 		}
 	}
 	v.Decision, v.Rule, v.Word, v.Advice, v.Why, v.Lost = Allow, RuleAllowedPattern, "", "", "", nil
-	v.Reason = fmt.Sprintf("allowed by the pattern `%s` in %s", p.Text, g.opts.Commands.Path)
+	v.Reason = fmt.Sprintf("allowed by the pattern `%s` in %s", p.Text, patternSource(p, g.opts.Commands))
 	return v
 }
 
@@ -219,4 +219,13 @@ func CheckAllowPattern(root, text string) error {
 	}
 	return &PatternError{Pattern: strings.TrimSpace(text), Rule: string(d.Rule), Word: d.Arg, Reason: d.Reason,
 		Advice: "hard blocks deny whatever the patterns say; " + d.Advice}
+}
+
+// patternSource is the file p was read from: its own, which may be
+// another scope's (the managed or the user's commands.toml), else cmds'.
+func patternSource(p approve.Pattern, cmds *approve.Commands) string {
+	if p.Source != "" {
+		return p.Source
+	}
+	return cmds.Path
 }

@@ -228,9 +228,13 @@ func (g *Gateway) blocked(argv []string) (Verdict, bool) {
 	if !ok {
 		return Verdict{}, false
 	}
+	advice := "do not run this command; if it is needed, ask the person to remove the pattern with `clada forget`"
+	if p.Source != "" && filepath.Dir(p.Source) == approve.ManagedDir() {
+		advice = "do not run this command: the administrator's managed configuration blocks it, and nobody can allow it; find another way"
+	}
 	return Verdict{Decision: Deny, Rule: RuleBlockedPattern, Word: p.Text,
-		Reason: fmt.Sprintf("the command matches the blocked pattern `%s` in %s", p.Text, g.opts.Commands.Path),
-		Advice: "do not run this command; if it is needed, ask the person to remove the pattern with `clada forget`"}, true
+		Reason: fmt.Sprintf("the command matches the blocked pattern `%s` in %s", p.Text, patternSource(p, g.opts.Commands)),
+		Advice: advice}, true
 }
 
 // decide is the decision for argv run in absDir (resolved and confined),

@@ -196,10 +196,7 @@ func Open(o Options) (*Project, error) {
 		t = approve.NewTrustCheck(p.Root)
 	}
 	p.trust = t
-	if p.Config, err = approve.LoadConfigTrust(p.Root, t); err != nil {
-		return nil, hint(err, "fix the file; clada never rewrites it")
-	}
-	if p.Commands, err = approve.LoadCommandsTrust(p.Root, gateway.ParsePattern, t); err != nil {
+	if err := p.loadScopes(t); err != nil {
 		return nil, hint(err, "fix the file; clada never rewrites it")
 	}
 	var trusts func(string, []byte) bool
@@ -207,10 +204,64 @@ func Open(o Options) (*Project, error) {
 	if t != nil {
 		trusts, withhold = t.Trusts, t.Withhold
 	}
-	if p.Specs, err = specs.LoadTrust(p.Root, trusts, withhold); err != nil {
+	userSpecs := ""
+	if d := approve.UserDir(); d != "" {
+		userSpecs = filepath.Join(d, approve.SpecsFile)
+	}
+	if p.Specs, err = specs.LoadScopes(userSpecs, p.Root, trusts, withhold); err != nil {
 		return nil, hint(err, "fix .clada/specs.toml; `clada specs --check` checks it")
 	}
 	return p, nil
+}
+
+// loadScopes reads config.toml and the pattern files of every scope (user,
+// project, personal, managed; see approve.Scope) and merges them; t checks
+// the trust of the project's and the personal files.
+func (p *Project) loadScopes(t *approve.TrustCheck) error {
+	dot := filepath.Join(p.Root, approve.DirName)
+	type file struct {
+		scope        approve.Scope
+		config, cmds string
+		trust        *approve.TrustCheck
+	}
+	files := []file{
+		{scope: approve.ScopeUser},
+		{approve.ScopeProject, filepath.Join(dot, approve.ConfigFile), "", t},
+		{approve.ScopePersonal, filepath.Join(dot, approve.PersonalConfigFile), filepath.Join(dot, approve.PersonalCommandsFile), t},
+		{approve.ScopeManaged, filepath.Join(approve.ManagedDir(), approve.ConfigFile), filepath.Join(approve.ManagedDir(), approve.CommandsFile), nil},
+	}
+	if d := approve.UserDir(); d != "" {
+		files[0].config, files[0].cmds = filepath.Join(d, approve.ConfigFile), filepath.Join(d, approve.CommandsFile)
+	}
+	var layers []approve.ConfigLayer
+	for _, f := range files {
+		l, err := approve.LoadConfigLayer(f.config, f.scope, f.trust)
+		if err != nil {
+			return err
+		}
+		layers = append(layers, l)
+	}
+	var withheld []string
+	p.Config, withheld = approve.MergeConfig(layers...)
+	for _, path := range withheld {
+		t.Withhold(filepath.Base(path))
+	}
+	var err error
+	if p.Commands, err = approve.LoadCommandsTrust(p.Root, gateway.ParsePattern, t); err != nil {
+		return err
+	}
+	// Managed first, so that a refusal names the administrator's block.
+	for _, i := range []int{3, 2, 0} {
+		if files[i].cmds == "" {
+			continue
+		}
+		l, err := approve.LoadCommandsFile(files[i].cmds, files[i].scope, gateway.ParsePattern, files[i].trust)
+		if err != nil {
+			return err
+		}
+		p.Commands.AddLayer(l)
+	}
+	return nil
 }
 
 // base is wd relative to root, slash-separated; "" when wd is the root

@@ -2,7 +2,9 @@ package project
 
 import (
 	"fmt"
+	"path/filepath"
 
+	"github.com/clada/clada/approve"
 	"github.com/clada/clada/sandbox"
 )
 
@@ -15,7 +17,10 @@ import (
 func (p *Project) Sandbox(flag string) (sb *sandbox.Sandbox, warning string, err error) {
 	from := "--sandbox"
 	if flag == "" {
-		from = p.Config.Path
+		from = p.Config.Origins["sandbox"]
+	}
+	if err := p.managedSandbox(flag); err != nil {
+		return nil, "", err
 	}
 	m, err := sandbox.ParseMode(p.SandboxMode(flag))
 	if err != nil {
@@ -42,4 +47,35 @@ func (p *Project) SandboxMode(flag string) string {
 		return flag
 	}
 	return p.Config.Sandbox
+}
+
+// managedSandbox refuses a --sandbox flag that would lower the managed
+// configuration's sandbox = "required": what the administrator requires,
+// nobody below lifts.
+func (p *Project) managedSandbox(flag string) error {
+	if flag == "" || p.Config.Sandbox != "required" || !p.fromManaged("sandbox") {
+		return nil
+	}
+	if m, err := sandbox.ParseMode(flag); err == nil && m == sandbox.ModeRequired {
+		return nil
+	}
+	return hint(fmt.Errorf("--sandbox %s: the managed configuration (%s) requires the sandbox", flag, p.Config.Origins["sandbox"]),
+		"run without --sandbox; only the administrator can change it")
+}
+
+// fromManaged reports whether the effective value of key comes from the
+// managed scope.
+func (p *Project) fromManaged(key string) bool {
+	origin := p.Config.Origins[key]
+	return origin != "" && filepath.Dir(origin) == approve.ManagedDir()
+}
+
+// CheckManaged returns an error when the managed configuration forbids
+// what the person asked for: --trust-all under trust_all = false.
+func (p *Project) CheckManaged(trustAll bool) error {
+	if trustAll && p.Config.TrustAll != nil && !*p.Config.TrustAll {
+		return hint(fmt.Errorf("--trust-all: the managed configuration (%s) sets trust_all = false", p.Config.Origins["trust_all"]),
+			"answer the questions instead; only the administrator can change it")
+	}
+	return nil
 }

@@ -554,6 +554,36 @@ func Default() (*Set, error) { return newSet(nil, defaults()), nil }
 // spec there replaces the default of the same name.
 func Load(root string) (*Set, error) { return LoadTrust(root, nil, nil) }
 
+// LoadScopes is [LoadTrust] with the person's own specs file at userPath
+// ("" or missing: none) under the project's: a spec in the project's file
+// replaces the user's of the same name, which replaces the default.
+func LoadScopes(userPath, root string, trusts func(name string, data []byte) bool, withhold func(name string)) (*Set, error) {
+	set, err := LoadTrust(root, trusts, withhold)
+	if err != nil || userPath == "" {
+		return set, err
+	}
+	data, err := smallfile.Read(userPath, -1)
+	if errors.Is(err, os.ErrNotExist) {
+		return set, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	user, err := parseSpecs(userPath, data)
+	if err != nil {
+		return nil, err
+	}
+	for name, sp := range set.specs {
+		user[name] = sp // the project's own
+	}
+	for _, sp := range user {
+		if sp.label == "" {
+			sp.label = userPath
+		}
+	}
+	return newSet(user, defaults()), nil
+}
+
 // LoadTrust is [Load] with trust: when trusts (nil: every file is
 // trusted) does not trust the content of specs.toml, the file is still
 // parsed (an error in it is still an error) but only the defaults are

@@ -126,6 +126,9 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := p.CheckManaged(o.trustAll); err != nil {
+		return err
+	}
 	gw := p.Gateway
 	if o.dryRun {
 		gw = p.DecideGateway
@@ -370,20 +373,39 @@ func listAction(root string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	p, err := project.Open(project.Options{Root: abs})
+	if err != nil {
+		return err
+	}
+	// Every pattern as written, trusted or not, from the project's file.
 	cmds, err := approve.LoadCommands(abs, gateway.ParsePattern)
 	if err != nil {
 		return withHint(err, "fix the file; clada never rewrites it")
 	}
 	fmt.Fprintf(stdout, "root: %s\n", project.Where(abs, how))
 	fmt.Fprintf(stdout, "file: %s\n", cmds.Path)
-	for _, l := range []struct {
-		name string
-		ps   []approve.Pattern
-	}{{"allowed", cmds.Allowed}, {"blocked", cmds.Blocked}} {
-		fmt.Fprintf(stdout, "%s (%d):\n", l.name, len(l.ps))
-		for _, p := range l.ps {
-			fmt.Fprintf(stdout, "  %s\n", p.Text)
+	printLists := func(c *approve.Commands, indent string) {
+		for _, l := range []struct {
+			name string
+			ps   []approve.Pattern
+		}{{"allowed", c.Allowed}, {"blocked", c.Blocked}} {
+			fmt.Fprintf(stdout, "%s%s (%d):\n", indent, l.name, len(l.ps))
+			for _, p := range l.ps {
+				fmt.Fprintf(stdout, "%s  %s\n", indent, p.Text)
+			}
 		}
+	}
+	printLists(cmds, "")
+	untrusted := p.Untrusted()
+	if slices.Contains(untrusted, approve.CommandsFile) || slices.Contains(untrusted, approve.LegacyFile) {
+		fmt.Fprintf(stdout, "(not trusted: its allowed patterns are not used until clada trust)\n")
+	}
+	for _, l := range p.Commands.Layers() {
+		if len(l.Allowed) == 0 && len(l.Blocked) == 0 {
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: %s\n", l.Scope(), l.Path)
+		printLists(l, "  ")
 	}
 	return nil
 }

@@ -265,6 +265,19 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				},
 			},
 			{
+				Name:  "config",
+				Usage: "show the effective settings and the file each comes from (user, project, personal, managed)",
+				Description: "Every config.toml key with its effective value and its origin, as git config\n" +
+					"--show-origin does; README \"Scopes and trust\" has the precedence." + examples("clada config"),
+				Flags: []cli.Flag{rootFlag()},
+				Action: func(c *cli.Context) error {
+					if c.Args().Len() > 0 {
+						return withHint(fmt.Errorf("clada config takes no arguments, got %q", c.Args().First()), "run clada config alone")
+					}
+					return configAction(c.String("root"), stdout)
+				},
+			},
+			{
 				Name:        "untrust",
 				Usage:       "forget that this project's .clada files are trusted",
 				Description: "clada then uses only what the project's files tighten, until clada trust." + examples("clada untrust"),

@@ -129,3 +129,34 @@ func untrustAction(root string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "root: %s\nclada: no file of this project is trusted now; clada uses only what they tighten until clada trust\n", project.Where(abs, how))
 	return nil
 }
+
+// configAction is clada config: every setting's effective value and the
+// file it comes from (as git config --show-origin), with the scopes'
+// files and which of them are not trusted.
+func configAction(root string, stdout io.Writer) error {
+	p, err := project.Open(project.Options{Root: root})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "root: %s\n", project.Where(p.Root, p.Discovered))
+	fmt.Fprintf(stdout, "scopes (a later one wins for values; a block in any scope beats an allow in any; managed wins over all):\n")
+	dot := filepath.Join(p.Root, approve.DirName)
+	user := "(no user configuration directory)"
+	if d := approve.UserDir(); d != "" {
+		user = d
+	}
+	for _, s := range [][2]string{{"user", user}, {"project", dot}, {"personal", filepath.Join(dot, "*.local.toml")}, {"managed", approve.ManagedDir()}} {
+		fmt.Fprintf(stdout, "  %-8s %s\n", s[0], s[1])
+	}
+	if note := p.UntrustedNote(); note != "" {
+		fmt.Fprintf(stdout, "note: %s\n", note)
+	}
+	for _, key := range approve.ConfigKeys {
+		origin := p.Config.Origins[key]
+		if origin == "" {
+			origin = "default"
+		}
+		fmt.Fprintf(stdout, "%s = %s\t# %s\n", key, p.Config.ShowValue(key), origin)
+	}
+	return nil
+}

@@ -85,6 +85,9 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := p.CheckManaged(o.TrustAll); err != nil {
+		return nil, err
+	}
 	resolved := p.Root
 	if r, err := filepath.EvalSymlinks(p.Root); err == nil {
 		resolved = r

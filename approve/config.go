@@ -199,7 +199,9 @@ func Loosened(c Config) []string {
 
 // ParseConfig reads data, the content of the config file at path, on top
 // of [DefaultConfig], as [LoadConfig] reads the file.
-func ParseConfig(path string, data []byte) (Config, error) { return parseConfig(path, data, ScopeProject) }
+func ParseConfig(path string, data []byte) (Config, error) {
+	return parseConfig(path, data, ScopeProject)
+}
 
 // parseConfig reads data, the content of the config file at path in
 // scope, on top of [DefaultConfig].

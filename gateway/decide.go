@@ -421,15 +421,25 @@ func RunsAnything(p approve.Pattern) string {
 	if len(p.Argv) == 0 || !specs.RunsPrograms(p.Argv[0]) {
 		return ""
 	}
-	argv := p.Argv
 	if p.Prefix {
-		argv = argv[:len(argv)-1]
+		if why, ok := specs.Wrapper(p.Argv[:len(p.Argv)-1]); ok {
+			return why
+		}
+		return p.Argv[0] + " runs whatever code or program follows it"
 	}
-	if why, ok := specs.Wrapper(argv); ok {
+	// An exact command runs what it names: a script of the person's
+	// (bash scripts/check.sh) or a fixed command (env FOO=1 make). Only
+	// code on the command line is the model's to choose.
+	if why, ok := specs.Wrapper(p.Argv); ok && strings.Contains(why, "runs code given on the command line") {
 		return why
 	}
-	if p.Prefix {
-		return p.Argv[0] + " runs whatever code or program follows it"
+	for _, a := range p.Argv[1:] {
+		if a == "--" || !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
+			break
+		}
+		if strings.Contains(a, "c") && specs.IsShell(p.Argv[0]) {
+			return p.Argv[0] + " " + a + " runs the command string given on the command line"
+		}
 	}
 	return ""
 }

@@ -169,6 +169,9 @@ func Wrapper(argv []string) (reason string, ok bool) {
 	return "", false
 }
 
+// IsShell reports whether argv0 names a shell (sh, bash, zsh, pwsh, …).
+func IsShell(argv0 string) bool { return shells[progName(argv0)] }
+
 // RunsPrograms reports whether the program argv0 runs other programs or
 // code it is given: a wrapper, a shell or an interpreter, whatever its
 // arguments. A prefix pattern for such a program ("python *") would cover

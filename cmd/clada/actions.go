@@ -313,7 +313,7 @@ func checkAction(o checkOptions, stdout, stderr io.Writer) error {
 	return exitCode(code, rep.Err())
 }
 
-func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error {
+func storeAction(name, root, pattern string, nargs int, force bool, stdout io.Writer) error {
 	if nargs == 0 {
 		return withHint(errors.New("no pattern"), "clada %s 'npm test'", name)
 	}
@@ -340,6 +340,8 @@ func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error 
 			list = approve.ListBlocked
 		} else if err := gateway.CheckAllowPattern(abs, pattern); err != nil {
 			return withHint(err, "%s", err.(*gateway.PatternError).Advice)
+		} else if stop, err := allowChecks(abs, pattern, force, stdout); stop || err != nil {
+			return err
 		}
 		path, changed, err := approve.AddChanged(abs, list, pattern, gateway.ParsePattern)
 		if err != nil {
@@ -352,6 +354,51 @@ func storeAction(name, root, pattern string, nargs int, stdout io.Writer) error 
 		fmt.Fprintf(stdout, "clada: added `%s` to %s in %s\n", pattern, list, path)
 		return nil
 	}
+}
+
+// allowChecks checks a pattern clada allow is about to add: one that hands
+// the model any code (a shell, an interpreter or a wrapper with * or with
+// code) is refused without --force; one an allowed pattern of any scope
+// already covers is not added (stop, saying which); one a blocked pattern
+// overrides, in whole or in part, is added with a note that the block
+// wins. A pattern that does not parse is left to the writer to report.
+func allowChecks(root, text string, force bool, stdout io.Writer) (stop bool, err error) {
+	pat, err := approve.ParsePattern(text, gateway.ParsePattern)
+	if err != nil {
+		return false, nil
+	}
+	if why := gateway.RunsAnything(pat); why != "" && !force {
+		return true, withHint(fmt.Errorf("`%s` would let the model run any code it likes without asking: %s", pat.Text, why),
+			"allow exact commands instead, such as `bash scripts/check.sh` (the script is yours to read), or pass --force if you mean it")
+	}
+	p, err := project.Open(project.Options{Root: root})
+	if err != nil {
+		return false, nil // the writer reports an unusable file
+	}
+	head := pat.Argv
+	if pat.Prefix {
+		head = head[:len(head)-1]
+	}
+	for _, q := range p.Commands.AllowedPatterns() {
+		if q.Prefix && !slices.Equal(q.Argv, pat.Argv) && (approve.Pattern{Argv: q.Argv, Prefix: true}).Match(head) {
+			fmt.Fprintf(stdout, "clada: `%s` is already covered by `%s` in %s; nothing added\n", pat.Text, q.Text, q.Source)
+			return true, nil
+		}
+	}
+	_, blocked := p.Commands.Lists()
+	for _, l := range p.Commands.Layers() {
+		blocked = append(blocked, l.Blocked...)
+	}
+	for _, b := range blocked {
+		bhead := b.Argv
+		if b.Prefix {
+			bhead = bhead[:len(bhead)-1]
+		}
+		if b.Match(head) || (pat.Prefix && len(bhead) >= len(head) && slices.Equal(bhead[:len(head)], head)) {
+			fmt.Fprintf(stdout, "clada: note: the blocked pattern `%s` in %s overrides it where both match: a block wins over an allow\n", b.Text, b.Source)
+		}
+	}
+	return false, nil
 }
 
 // storeError gives an error of allow/block/forget the hint that fits it:

@@ -359,11 +359,21 @@ func storeCommand(name, usage string, stdout io.Writer, example ...string) *cli.
 		Description: "PATTERN is a command line parsed like a RUN body (shell syntax is refused). It matches\n" +
 			"commands with the same argv, or, when its last word is *, commands starting with the rest." +
 			examples(example...),
-		Flags: []cli.Flag{rootFlag()},
+		Flags: storeFlags(name),
 		Action: func(c *cli.Context) error {
-			return storeAction(name, c.String("root"), strings.Join(c.Args().Slice(), " "), c.Args().Len(), stdout)
+			return storeAction(name, c.String("root"), strings.Join(c.Args().Slice(), " "), c.Args().Len(), c.Bool("force"), stdout)
 		},
 	}
+}
+
+// storeFlags are the flags of clada allow, block and forget: allow also
+// takes --force.
+func storeFlags(name string) []cli.Flag {
+	if name != "allow" {
+		return []cli.Flag{rootFlag()}
+	}
+	return []cli.Flag{rootFlag(), &cli.BoolFlag{Name: "force",
+		Usage: "add a pattern that hands the model any code (bash *, python3 *, env *): only if you mean it"}}
 }
 
 // examples formats a command's examples for its help.

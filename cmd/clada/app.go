@@ -265,6 +265,19 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				},
 			},
 			{
+				Name:  "init",
+				Usage: "set up clada in this project: a commented .clada/config.toml and .clada/.gitignore",
+				Description: "Writes the files that do not exist yet (an existing file is never replaced), trusts\n" +
+					"what it wrote, and prints the next steps." + examples("clada init", "clada init --root ~/src/app"),
+				Flags: []cli.Flag{&cli.StringFlag{Name: "root", Usage: "the project's root", DefaultText: "the working directory"}},
+				Action: func(c *cli.Context) error {
+					if c.Args().Len() > 0 {
+						return withHint(fmt.Errorf("clada init takes no arguments, got %q", c.Args().First()), "run clada init alone, at the project's root")
+					}
+					return initAction(c.String("root"), stdout)
+				},
+			},
+			{
 				Name:  "config",
 				Usage: "show the effective settings and the file each comes from (user, project, personal, managed)",
 				Description: "Every config.toml key with its effective value and its origin, as git config\n" +

@@ -100,6 +100,9 @@ func New(o Options) (*Server, error) {
 	if s.log == nil {
 		s.log = io.Discard
 	}
+	if note := p.UntrustedNote(); note != "" {
+		fmt.Fprintf(s.log, "clada mcp: %s\n", note)
+	}
 	s.roots = &roots{root: resolved, log: s.log}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "clada", Title: "clada: a shell-free command gateway", Version: o.Version},
 		&mcp.ServerOptions{

@@ -140,6 +140,10 @@ type Commands struct {
 	// consulted with this file's: any block beats any allow.
 	layers []*Commands
 	scope  Scope
+	// raw is what was read of each file (name → content; no entry: the
+	// file did not exist), so that trust is judged on the very bytes the
+	// patterns came from.
+	raw map[string][]byte
 }
 
 // Scope is the scope of the file c was read from (project when loaded by
@@ -373,6 +377,7 @@ func readCommands(dir string, parse ParseFunc, t *TrustCheck) (c *Commands, lega
 	if err != nil {
 		return nil, false, err
 	}
+	c.keepRaw(LegacyFile, data)
 	if len(allowed) > 0 && !t.Trusts(LegacyFile, data) {
 		t.Withhold(LegacyFile)
 		allowed = nil
@@ -457,6 +462,7 @@ func readTOMLCommands(c *Commands, parse ParseFunc) error {
 	if err != nil {
 		return err
 	}
+	c.keepRaw(filepath.Base(c.Path), data)
 	if len(allowed) > 0 && !c.trust.Trusts(filepath.Base(c.Path), data) {
 		c.trust.Withhold(filepath.Base(c.Path))
 		allowed = nil
@@ -699,7 +705,7 @@ func update(root string, parse ParseFunc, change func(*Commands) bool) (string, 
 	// clada writes stays trusted when what it replaces was (or there was
 	// nothing). A file that was not trusted stays so: recording it now
 	// would trust patterns nobody reviewed.
-	keepTrust := trustedOnDisk(root, CommandsFile) && trustedOnDisk(root, LegacyFile)
+	keepTrust := c.trustedRaw(root, CommandsFile) && c.trustedRaw(root, LegacyFile)
 	data := encodeCommands(c)
 	// Never write a file clada could not read back the same.
 	if a, b, err := decodeTOMLCommands(path, data, parse); err != nil ||
@@ -747,14 +753,20 @@ func ParseCommands(path string, data []byte, legacy bool, parse ParseFunc) (allo
 	return decodeTOMLCommands(path, data, parse)
 }
 
-// trustedOnDisk reports whether root/.clada/name is absent or trusted.
-func trustedOnDisk(root, name string) bool {
-	data, err := readLimited(filepath.Join(root, DirName, name))
-	if errors.Is(err, fs.ErrNotExist) {
-		return true
+func (c *Commands) keepRaw(name string, data []byte) {
+	if c.raw == nil {
+		c.raw = map[string][]byte{}
 	}
-	if err != nil {
-		return false
+	c.raw[name] = data
+}
+
+// trustedRaw reports whether the file name, as c read it, was absent or
+// trusted: judged on the bytes the patterns came from, so that a file
+// swapped after it was read cannot be trusted by clada's write.
+func (c *Commands) trustedRaw(root, name string) bool {
+	data, ok := c.raw[name]
+	if !ok {
+		return true
 	}
 	m, err := Trusted(root)
 	return err == nil && m[name] == Hash(data)

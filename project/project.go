@@ -191,6 +191,9 @@ func Open(o Options) (*Project, error) {
 	if err := approve.CheckDir(p.Root); err != nil {
 		return nil, hint(err, "a command may have made it: check what it points to, then remove it")
 	}
+	if err := ownDirsOutside(p.Root); err != nil {
+		return nil, err
+	}
 	var t *approve.TrustCheck
 	if !o.TrustProject {
 		t = approve.NewTrustCheck(p.Root)
@@ -212,6 +215,27 @@ func Open(o Options) (*Project, error) {
 		return nil, hint(err, "fix .clada/specs.toml; `clada specs --check` checks it")
 	}
 	return p, nil
+}
+
+// ownDirsOutside refuses a root that holds clada's own state directory
+// (the trust record), the user's configuration or the managed directory:
+// a command confined to the root could write them, and trust itself, or
+// the person's rules for every project.
+func ownDirsOutside(root string) error {
+	dirs := []string{approve.UserDir(), approve.ManagedDir()}
+	if d, err := approve.StateDir(); err == nil {
+		dirs = append(dirs, d)
+	}
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		if _, inside := Inside(root, d); inside {
+			return hint(fmt.Errorf("the project root %s holds %s, clada's own configuration or state, which a command in the project could then write", root, d),
+				"use a narrower root: the project's directory (--root), not the home directory")
+		}
+	}
+	return nil
 }
 
 // loadScopes reads config.toml and the pattern files of every scope (user,

@@ -135,3 +135,18 @@ func TestOpenBadRoot(t *testing.T) {
 		t.Errorf("Open of a missing root = %v; want an error with a hint", err)
 	}
 }
+
+// TestRootHoldingOwnDirs: a root that holds clada's state directory (the
+// trust record) is refused: a command confined to the root could trust
+// files for itself. Not parallel: it sets CLADA_STATE_DIR.
+func TestRootHoldingOwnDirs(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".clada"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CLADA_STATE_DIR", filepath.Join(root, ".local", "state", "clada"))
+	_, err := Open(Options{Root: root})
+	if err == nil || !strings.Contains(err.Error(), "clada's own configuration or state") {
+		t.Fatalf("Open with the state directory inside the root: %v", err)
+	}
+}

@@ -379,8 +379,11 @@ func allowChecks(root, text string, force bool, stdout io.Writer) (stop bool, er
 	if pat.Prefix {
 		head = head[:len(head)-1]
 	}
+	// Only a prefix pattern is covered by a shorter one: an exact pattern
+	// allows exactly what the person saw (paths outside included), which
+	// a prefix pattern's * never does.
 	for _, q := range p.Commands.AllowedPatterns() {
-		if q.Prefix && !slices.Equal(q.Argv, pat.Argv) && (approve.Pattern{Argv: q.Argv, Prefix: true}).Match(head) {
+		if pat.Prefix && q.Prefix && !slices.Equal(q.Argv, pat.Argv) && (approve.Pattern{Argv: q.Argv, Prefix: true}).Match(head) {
 			fmt.Fprintf(stdout, "clada: `%s` is already covered by `%s` in %s; nothing added\n", pat.Text, q.Text, q.Source)
 			return true, nil
 		}

@@ -185,7 +185,7 @@ func drain() {
 // procStat is what drain reads of /proc/PID/stat.
 type procStat struct {
 	state           byte
-	ppid, pgrp, sid int
+	ppid, sid int
 }
 
 func readStat(pid int) (procStat, bool) {

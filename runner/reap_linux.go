@@ -184,7 +184,7 @@ func drain() {
 
 // procStat is what drain reads of /proc/PID/stat.
 type procStat struct {
-	state           byte
+	state     byte
 	ppid, sid int
 }
 

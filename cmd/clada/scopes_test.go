@@ -21,6 +21,7 @@ import (
 func TestScopes(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", home)
+	t.Setenv("CI", "") // a person's machine (CI would make untrusted files errors)
 	userDir := filepath.Join(home, "clada")
 	managed := t.TempDir()
 	approve.SetManagedDirForTest(managed)
@@ -82,6 +83,7 @@ func TestScopes(t *testing.T) {
 		t.Errorf("clada list by scope:\n%s", out)
 	}
 	// What the administrator requires nobody lifts.
+	trustRoot(t, root)
 	write(filepath.Join(managed, "config.toml"), "sandbox = \"required\"\ntrust_all = false\n")
 	reply := filepath.Join(root, "reply.csl")
 	write(reply, "<---RUN--->\nls\n<---END--->\n")

@@ -290,6 +290,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 	if sp.link {
 		destroyed = sp.linkDestroyed(p, ops, dir, r)
 	}
+	destroyed = sp.backups(p, destroyed)
 	if sp.deletes(p) {
 		destroyed = sp.findDestroyed(ops, dir, r)
 		for _, d := range destroyed {

@@ -27,7 +27,7 @@ var gatewayRules = []RuleInfo{
 	{Code: RuleAllowedPattern, Decision: "allow",
 		Trigger: "the command would be asked, and a pattern in `allowed` of .clada/commands.toml covers it (a pattern never overrides a denial)"},
 	{Code: RuleNotRestorable, Decision: "ask",
-		Trigger: "the command deletes or replaces existing files (rm, rm -r, mv or cp onto a file, sed -i) and git cannot restore them all: untracked, ignored, modified or uncommitted files, or no git repository",
+		Trigger: "the command deletes or replaces existing files (rm, rm -r, mv or cp onto a file, sed -i, an output option such as sort -o, the patches git format-patch writes, the directory tar -x extracts into) and git cannot restore them all: untracked, ignored, modified or uncommitted files, or no git repository",
 		Advice:  "commit the files first, or leave them alone; otherwise the person must approve it"},
 	{Code: RulePatternWord, Decision: "ask",
 		Trigger: "a prefix pattern in `allowed` covers the command, but a word its * stands for resolves outside the project or into .git/ or .clada/ (../.., /tmp/x, --out=/x, -o/x)",

@@ -55,6 +55,10 @@ type Verdict struct {
 	// prints; the caller asks when they may hold credentials (see
 	// [ConfigRead]). nil for commands that print none.
 	Config *ConfigRead
+	// Patches is set for git format-patch: which names it may write into
+	// each directory of Writes (see [PatchNames]); nil for every other
+	// command.
+	Patches *PatchNames
 	// Textconv, for Allow, is the option as written (git status -v) that
 	// shows a diff with the textconv drivers of git configuration, which
 	// nothing turns off; the caller asks when a driver is configured. ""
@@ -319,6 +323,7 @@ type state struct {
 	ask         *opt            // the first option that asks
 	askArg      string          // the word it came in
 	textconv    string          // the first option that shows a diff with textconv drivers, as written
+	patches     *PatchNames     // set by format-patch's finish hook
 }
 
 // has reports whether the long option name or the short option c was given
@@ -487,7 +492,7 @@ func (t *table) check(args []string) Verdict {
 		return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: st.askArg, Subcommand: t.name,
 			Reason: fmt.Sprintf("git %s %s %s", t.name, st.askArg, st.ask.ask),
 			Advice: "the person at the terminal is asked; " + t.readAdvice(),
-			Paths:  st.paths, Writes: st.writes}
+			Paths:  st.paths, Writes: st.writes, Patches: st.patches}
 	}
 	paths := st.paths
 	switch t.positionals {
@@ -505,7 +510,7 @@ func (t *table) check(args []string) Verdict {
 	default:
 		paths = append(paths, st.positionals...)
 	}
-	return Verdict{Outcome: Allow, Subcommand: t.name, Paths: paths, Writes: st.writes, Textconv: st.textconv}
+	return Verdict{Outcome: Allow, Subcommand: t.name, Paths: paths, Writes: st.writes, Textconv: st.textconv, Patches: st.patches}
 }
 
 func (s *state) addValue(k kind, w string) {

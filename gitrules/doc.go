@@ -28,7 +28,8 @@
 //     clean -n, remote [-v], remote get-url, remote show -n, config
 //     --get/--get-all/--get-regexp/--list (and config get/list), and
 //     format-patch, whose output directory ([Verdict.Writes]) the caller
-//     confines as written. Any other subcommand (commit, push, checkout,
+//     confines as written, and in which it checks the existing files
+//     that git may replace ([Verdict.Patches], [PatchNames]). Any other subcommand (commit, push, checkout,
 //     an alias, "Status" in the wrong case, ...) is [Ask]: the person at
 //     the terminal decides; the reason says when it contacts the network
 //     (fetch, pull, push, ls-remote, remote show). Risky but legitimate

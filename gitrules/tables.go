@@ -719,6 +719,7 @@ var (
 			if len(st.writes) == 0 && !st.long["stdout"] {
 				st.writes = append(st.writes, ".") // the patches go into the block's directory
 			}
+			st.patches = &PatchNames{Reroll: st.has("reroll-count", 'v')}
 			return nil
 		}
 		return t

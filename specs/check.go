@@ -212,6 +212,23 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 			}
 		}
 	}
+	// tar -C DIR opens later operands from DIR, and GNU tar takes each
+	// -C from the directory the one before led to (-C .. -C .. climbs
+	// twice): every such directory must stay inside the root, and the
+	// operands are confined from each.
+	var chdirs []string
+	cd := dir
+	for _, fp := range p.flagPaths {
+		if !slices.Contains(sp.chdirFlags, fp.flag) {
+			continue
+		}
+		res, err := r.Confine(cd, fp.arg, false)
+		if err != nil {
+			return denyErr(err)
+		}
+		cd = res
+		chdirs = append(chdirs, res)
+	}
 	last := len(paths) - 1
 	for i, a := range paths {
 		write := sp.writes == WritesAll || (sp.writes == WritesLast && i == last && last > 0 && !p.target) || p.any(sp.editFlags)
@@ -220,21 +237,14 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 			return denyErr(err)
 		}
 		touched = append(touched, Path{a, res})
-		for _, fp := range p.flagPaths {
-			// tar -C DIR opens later operands from DIR: confine them
-			// from there too.
-			if !slices.Contains(sp.chdirFlags, fp.flag) {
-				continue
+		for _, cd := range chdirs {
+			res, err := r.Confine(cd, a, write)
+			if err != nil {
+				return denyErr(err)
 			}
-			if cd, err := r.Resolve(dir, fp.arg); err == nil {
-				res, err := r.Confine(cd, a, write)
-				if err != nil {
-					return denyErr(err)
-				}
-				// The file tar opens: tar -C .git config reads
-				// .git/config, a secret.
-				touched = append(touched, Path{a, res})
-			}
+			// The file tar opens: tar -C .git config reads
+			// .git/config, a secret.
+			touched = append(touched, Path{a, res})
 		}
 		// cp a b dir/ writes dir/a and dir/b: check them too, so that a
 		// symlink dir/a -> .git/config is not written through.
@@ -290,6 +300,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 	if sp.link {
 		destroyed = sp.linkDestroyed(p, ops, dir, r)
 	}
+	destroyed = sp.backups(p, destroyed)
 	if sp.deletes(p) {
 		destroyed = sp.findDestroyed(ops, dir, r)
 		for _, d := range destroyed {

@@ -2,6 +2,7 @@ package specs
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -419,5 +420,30 @@ func TestHarden(t *testing.T) {
 				t.Errorf("Exec (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestTarChdirCumulative: GNU tar takes each -C from the directory the
+// one before led to, so from dir/ `-C .. -C ..` leaves the project even
+// though each .. alone, from dir/, stays inside.
+func TestTarChdirCumulative(t *testing.T) {
+	t.Parallel()
+	s := testSet(t)
+	r, _ := newFixture(t)
+	dir := filepath.Join(r.Root(), "dir")
+	for _, tt := range []struct {
+		cmd  string
+		want Outcome
+	}{
+		{"tar -cf out.tar -C .. a.txt", Allow},
+		{"tar -cf out.tar -C .. -C .. x.txt", Deny},
+		{"tar -cf out.tar -C .. -C dir -C .. a.txt", Allow},
+		{"tar -tf out.tar -C .. -C .. x.txt", Deny},
+	} {
+		r.Reset()
+		v := s.Check(strings.Fields(tt.cmd), dir, r)
+		if v.Outcome != tt.want || (tt.want == Deny && (v.Rule != RulePathOutsideRoot || v.Arg != "..")) {
+			t.Errorf("Check(%q) in dir/ = %v (%s %q: %s), want %v", tt.cmd, v.Outcome, v.Rule, v.Arg, v.Reason, tt.want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -42,6 +43,23 @@ func (sp *spec) buildDestroys(in fileSpec, bad func(f, format string, args ...an
 		}
 		sp.editFlags = append(sp.editFlags, f)
 	}
+	for _, f := range in.TreeFlags {
+		if sp.flags[f] != TypeOutPath {
+			return bad("tree_flags", "%s is not an outpath flag", f)
+		}
+	}
+	sp.treeFlags = in.TreeFlags
+	for field, fs := range map[string][]string{"backup_flags": in.BackupFlags, "extract_flags": in.ExtractFlags, "extract_keep": in.ExtractKeep} {
+		for _, f := range fs {
+			if _, ok := sp.flags[f]; !ok {
+				return bad(field, "%s is not in flags", f)
+			}
+		}
+	}
+	if len(in.ExtractKeep) > 0 && len(in.ExtractFlags) == 0 {
+		return bad("extract_keep", "needs extract_flags")
+	}
+	sp.backupFlags, sp.extractFlags, sp.extractKeep = in.BackupFlags, in.ExtractFlags, in.ExtractKeep
 	return nil
 }
 
@@ -54,6 +72,19 @@ func (sp *spec) printDestroys(b *strings.Builder) {
 	}
 	if len(sp.editFlags) > 0 {
 		fmt.Fprintf(b, "  with %s every path is edited in place (allowed only when git can restore each)\n", strings.Join(sp.editFlags, " "))
+	}
+	if len(sp.treeFlags) > 0 {
+		fmt.Fprintf(b, "  %s: an existing file or directory there is removed and made anew (allowed only when git can restore all of it)\n", strings.Join(sp.treeFlags, " "))
+	}
+	if len(sp.backupFlags) > 0 {
+		fmt.Fprintf(b, "  with %s each replaced NAME is first renamed to NAME~, replacing an existing NAME~ (allowed only when git can restore it)\n", strings.Join(sp.backupFlags, " "))
+	}
+	if len(sp.extractFlags) > 0 {
+		fmt.Fprintf(b, "  with %s it writes files named by its input into the directory it works in: that directory is destroyed with everything under it (allowed only when git can restore all of it)", strings.Join(sp.extractFlags, " "))
+		if len(sp.extractKeep) > 0 {
+			fmt.Fprintf(b, ", unless %s", strings.Join(sp.extractKeep, " "))
+		}
+		b.WriteString("\n")
 	}
 }
 
@@ -124,14 +155,78 @@ func (sp *spec) destroyed(p parsed, paths []string, dir string, r *Resolver) []D
 		add(dest, get(dir, dest))
 	}
 	// Other written flag values (sort -o FILE, tar -f FILE) replace an
-	// existing file; a directory there is only written into.
+	// existing file; a directory there is only written into, unless the
+	// flag is a tree flag (pytest --basetemp removes it first).
 	for _, fp := range p.flagPaths {
 		if !fp.write || (p.target && sp.targetDir) || devNullOut(fp, sp.targetDir) {
+			continue
+		}
+		if slices.Contains(sp.treeFlags, fp.flag) {
+			add(fp.arg, entry(dir, fp.arg))
 			continue
 		}
 		if res := follow(dir, fp.arg); res != "" && !isDir(res) {
 			add(fp.arg, res)
 		}
+	}
+	return append(out, sp.extracted(p, dir, r)...)
+}
+
+// backups adds to ds, the paths a command replaces, what its backup
+// flag replaces too: cp -b, mv -b and ln -b first rename each replaced
+// NAME to NAME~ (GNU's simple backup; --backup=numbered takes a new name,
+// but the value is not looked at), which replaces an existing NAME~.
+func (sp *spec) backups(p parsed, ds []Destroyed) []Destroyed {
+	if !p.any(sp.backupFlags) {
+		return ds
+	}
+	for _, d := range ds {
+		b := d.Path + "~"
+		if fi, err := os.Lstat(b); err == nil {
+			ds = append(ds, Destroyed{Arg: d.Arg + "~", Path: b, Tree: fi.IsDir()})
+		}
+	}
+	return ds
+}
+
+// extracted lists the directories an extraction (extract_flags: tar -x)
+// writes into, each destroyed with everything under it: the members'
+// names come from the archive, which clada does not read, so any file
+// below may be replaced. They are the block's directory dir, unless a
+// chdir flag (tar -C) comes before every operand, and the directory each
+// chdir flag leads to, in turn: GNU tar's -C is relative to the one
+// before it. A directory that does not exist is left out (tar fails).
+// With an extract_keep flag (tar -O) nothing is written.
+func (sp *spec) extracted(p parsed, dir string, r *Resolver) []Destroyed {
+	if !p.any(sp.extractFlags) || p.any(sp.extractKeep) {
+		return nil
+	}
+	var out []Destroyed
+	add := func(arg, abs string) {
+		if isDir(abs) {
+			out = append(out, Destroyed{Arg: arg, Path: abs, Tree: true})
+		}
+	}
+	cur, chdir := dir, false
+	for _, fp := range p.flagPaths {
+		if !slices.Contains(sp.chdirFlags, fp.flag) {
+			continue
+		}
+		if !chdir && fp.after > 0 {
+			add(".", dir) // members named before the first -C
+		}
+		chdir = true
+		res, err := r.Resolve(cur, fp.arg)
+		if err != nil {
+			// Out of the root from where tar is by then: the whole
+			// project may be written.
+			return append(out, Destroyed{Arg: fp.arg, Path: r.Root(), Tree: true})
+		}
+		cur = res
+		add(fp.arg, cur)
+	}
+	if !chdir {
+		add(".", dir)
 	}
 	return out
 }

@@ -124,6 +124,11 @@ func TestDestroysSpecErrors(t *testing.T) {
 		{"[commands.x]\nedit_flags = [\"-i\"]\n", "-i is not in flags"},
 		{"[commands.x]\ndestroys = \"all\"\n", "cannot destroy them"},
 		{"[commands.x]\nwrites = \"all\"\ndestroys = \"some\"\n", "unknown writes mode"},
+		{"[commands.x]\nflags = { \"-t\" = \"path\" }\ntree_flags = [\"-t\"]\n", "-t is not an outpath flag"},
+		{"[commands.x]\ntree_flags = [\"-t\"]\n", "-t is not an outpath flag"},
+		{"[commands.x]\nbackup_flags = [\"-b\"]\n", "-b is not in flags"},
+		{"[commands.x]\nextract_flags = [\"-x\"]\n", "-x is not in flags"},
+		{"[commands.x]\nflags = { \"-O\" = \"bool\" }\nextract_keep = [\"-O\"]\n", "needs extract_flags"},
 	} {
 		_, err := parseSpecs("t.toml", []byte(tt.toml))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -104,8 +104,13 @@
 // A spec's destroys field (none, all, last; by default what writes says)
 // and edit_flags say which path operands the command deletes or replaces;
 // [Verdict.Destroys] lists those that exist (see destroy.go for which
-// symlinks are followed). specs does not decide whether that is allowed:
-// the gateway asks git whether it can restore them.
+// symlinks are followed), with the existing files that outpath flag
+// values name (sort -o), that tree_flags remove (pytest --basetemp), the
+// NAME~ that backup_flags replace (cp -b), every directory an
+// extract_flags command extracts into, with everything under it (tar
+// -x), and the files git format-patch may write into its output
+// directory (gitrules.PatchNames). specs does not decide whether that is
+// allowed: the gateway asks git whether it can restore them.
 //
 // # Simple wrappers
 //

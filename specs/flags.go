@@ -12,6 +12,7 @@ type pathArg struct {
 	arg   string // as written
 	write bool
 	flag  string // the flag whose value it is, "" for an operand
+	after int    // how many operands came before it (tar xf a.tar m -C dir)
 }
 
 // parsed is an argv split by a spec.
@@ -337,9 +338,9 @@ func (sp *spec) flagValue(p *parsed, word, name string, t ValueType, val string)
 			}
 		}
 	case TypePath:
-		p.flagPaths = append(p.flagPaths, pathArg{arg: val, flag: name})
+		p.flagPaths = append(p.flagPaths, pathArg{arg: val, flag: name, after: len(p.operands)})
 	case TypeOutPath:
-		p.flagPaths = append(p.flagPaths, pathArg{arg: val, write: true, flag: name})
+		p.flagPaths = append(p.flagPaths, pathArg{arg: val, write: true, flag: name, after: len(p.operands)})
 		p.target = true
 	}
 	return nil

@@ -21,14 +21,15 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	case gitrules.Ask:
 		// An asked command may still not read or write outside the
 		// root: git clone --reference /elsewhere, git format-patch -o ../x.
-		if v, bad := confineGit(gv, dir, r); bad {
+		v, bad := confineGit(gv, dir, r)
+		if bad {
 			return v
 		}
 		// Under the sandbox an approved git command that changes the
 		// repository may write .git, and one that contacts other
 		// machines gets the network.
 		return Verdict{Outcome: Ask, Rule: Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice,
-			Repository: true, Network: gitrules.ContactsNetwork(gv.Subcommand)}
+			Repository: true, Network: gitrules.ContactsNetwork(gv.Subcommand), Destroys: gitDestroys(gv, v.Paths)}
 	default:
 		return Verdict{Outcome: Deny, Rule: Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice}
 	}
@@ -65,7 +66,48 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	if gv.Subcommand != "" {
 		reason = "git " + gv.Subcommand + " is allowed by clada's git rules"
 	}
-	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: env, Missing: missing, Paths: confined.Paths}
+	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: env, Missing: missing, Paths: confined.Paths,
+		Destroys: gitDestroys(gv, confined.Paths)}
+}
+
+// gitDestroys lists what the paths git writes (gv.Writes, confined as the
+// last len(gv.Writes) of paths) would replace: for git format-patch, every
+// existing file in its output directory whose name it may write
+// ([gitrules.PatchNames]: 0001-x.patch, 1, v2-0001-x.patch); for another
+// command's output file (an asked git archive -o FILE), that file when it
+// exists. A directory is only written into. The gateway asks when git
+// cannot restore one of them.
+func gitDestroys(gv gitrules.Verdict, paths []Path) []Destroyed {
+	if len(gv.Writes) == 0 || len(paths) < len(gv.Writes) {
+		return nil
+	}
+	var out []Destroyed
+	for _, w := range paths[len(paths)-len(gv.Writes):] {
+		fi, err := os.Stat(w.Resolved)
+		if err != nil {
+			continue // missing: git creates it
+		}
+		if !fi.IsDir() {
+			if gv.Patches == nil {
+				out = append(out, Destroyed{Arg: w.Arg, Path: w.Resolved})
+			}
+			continue
+		}
+		if gv.Patches == nil {
+			continue
+		}
+		ents, err := os.ReadDir(w.Resolved)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if e.IsDir() || !gv.Patches.Match(e.Name()) {
+				continue
+			}
+			out = append(out, Destroyed{Arg: filepath.Join(w.Arg, e.Name()), Path: filepath.Join(w.Resolved, e.Name())})
+		}
+	}
+	return out
 }
 
 // confineGit confines the paths git reads (gv.Paths) and writes
@@ -84,7 +126,7 @@ func confineGit(gv gitrules.Verdict, dir string, r *Resolver) (v Verdict, bad bo
 		if err != nil {
 			return denyErr(err), true
 		}
-		if err := patchTargets(p, res); err != nil {
+		if err := patchTargets(p, res, gv.Patches); err != nil {
 			return denyErr(err), true
 		}
 		v.Paths = append(v.Paths, Path{p, res})

@@ -14,19 +14,22 @@ import (
 )
 
 // patchTargets denies a git format-patch output directory res (written as
-// w) that holds a patch-named entry (a name starting with a digit, or with
-// v<N>- as -v writes: 0001-subject.patch, 1 with --numbered-files,
-// v2-0001-x.txt with --suffix) which is a symlink or a hard-linked file:
-// git would write through it, and the other end may be inside .git/ or
-// .clada/.
-func patchTargets(w, res string) error {
+// w) that holds an entry git may write (pn: 0001-subject.patch, 1 with
+// --numbered-files, v2-0001-x.txt with -v 2 --suffix=.txt) which is a
+// symlink or a hard-linked file: git would write through it, and the
+// other end may be inside .git/ or .clada/. pn is nil for other commands,
+// whose output file is checked as any written path.
+func patchTargets(w, res string, pn *gitrules.PatchNames) error {
+	if pn == nil {
+		return nil
+	}
 	ents, err := os.ReadDir(res)
 	if err != nil {
 		return nil // missing: git creates it; a file: git fails
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if !patchName(n) {
+		if !pn.Match(n) {
 			continue
 		}
 		p := filepath.Join(res, n)
@@ -44,16 +47,6 @@ func patchTargets(w, res string) error {
 		}
 	}
 	return nil
-}
-
-// patchName reports whether git format-patch may write a file named n.
-func patchName(n string) bool {
-	if rest, ok := strings.CutPrefix(n, "v"); ok {
-		if _, after, ok := strings.Cut(rest, "-"); ok {
-			n = after
-		}
-	}
-	return n != "" && n[0] >= '0' && n[0] <= '9'
 }
 
 // maxConfigFile caps how much of one git configuration file is read.

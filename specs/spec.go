@@ -155,6 +155,10 @@ type fileSpec struct {
 	Writes           Writes      `toml:"writes"`
 	Destroys         Writes      `toml:"destroys"`
 	EditFlags        tomlStrings `toml:"edit_flags"`
+	TreeFlags        tomlStrings `toml:"tree_flags"`
+	BackupFlags      tomlStrings `toml:"backup_flags"`
+	ExtractFlags     tomlStrings `toml:"extract_flags"`
+	ExtractKeep      tomlStrings `toml:"extract_keep"`
 	TargetDir        tomlBool    `toml:"target_dir"`
 	Tests            typeMap     `toml:"tests"`
 	NumberOption     tomlBool    `toml:"number_option"`
@@ -343,6 +347,10 @@ type spec struct {
 	writes           Writes
 	destroys         Writes   // which path operands are deleted or replaced (see destroy.go)
 	editFlags        []string // flags that make every path operand edited in place (sed -i)
+	treeFlags        []string // outpath flags whose value is removed and made anew (pytest --basetemp)
+	backupFlags      []string // flags that back up each replaced NAME as NAME~ first (cp -b)
+	extractFlags     []string // flags that write files named by the input into the working directory (tar -x)
+	extractKeep      []string // flags with which such an extraction writes no file (tar -O)
 	targetDir        bool
 	tests            map[string]ValueType // nil unless find-style
 	numberOption     bool

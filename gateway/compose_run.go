@@ -13,6 +13,7 @@ import (
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/runner"
 	"github.com/clada/clada/sandbox"
+	"github.com/clada/clada/specs"
 )
 
 // PartRun is how one part of a composite ran.
@@ -245,14 +246,44 @@ func (g *Gateway) stages(ctx context.Context, pl *parser.Pipeline, parts []*Part
 
 // openRedir opens a redirection's file as bash does, without following
 // a symbolic link in its last component (it was resolved when decided).
+// clada opens it itself, outside the sandbox, so a file written is
+// checked again once open, before anything is written or truncated: a
+// regular file that has gained a second hard link since it was decided
+// (the other link may be outside the project, or in .git/) is refused
+// (errHardLinked).
 func openRedir(path string, k parser.RedirKind) (*os.File, error) {
-	switch k {
-	case parser.RedirRead:
+	if k == parser.RedirRead {
 		return os.OpenFile(path, os.O_RDONLY|noFollow, 0)
-	case parser.RedirAppend:
-		return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|noFollow, 0o666)
 	}
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o666)
+	flags := os.O_WRONLY | os.O_CREATE | noFollow
+	if k == parser.RedirAppend {
+		flags |= os.O_APPEND
+	}
+	f, err := os.OpenFile(path, flags, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
+		err = errHardLinked{linkCount(fi)}
+	}
+	if err == nil && k != parser.RedirAppend {
+		err = f.Truncate(0)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// errHardLinked refuses a redirection's file that has more than one hard
+// link when clada opens it.
+type errHardLinked struct{ n uint64 }
+
+func (e errHardLinked) Error() string {
+	return fmt.Sprintf("refused (rule %s): it now has %d hard links, and writing it would change every link, which may be in .git/, .clada/ or outside the project; write a new file instead",
+		specs.RuleProtectedPath, e.n)
 }
 
 // openError says why a file could not be opened as a shell says it.

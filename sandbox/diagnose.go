@@ -75,7 +75,7 @@ func linuxFacts(sup Support) ([]string, string) {
 	}
 	lines := []string{l}
 	if sup.Seccomp {
-		lines = append(lines, "seccomp: a filter refuses io_uring, and sockets other than AF_UNIX unless the command has the network")
+		lines = append(lines, "seccomp: a filter refuses io_uring, setuid and setgid modes, and sockets other than AF_UNIX unless the command has the network")
 	} else {
 		lines = append(lines, "seccomp: no filter on this architecture or kernel; Landlock alone confines")
 	}

@@ -19,9 +19,10 @@
 // Landlock restricts files (and, from ABI 4, TCP ports; from ABI 6,
 // signals and abstract Unix sockets to the command's own processes), a
 // seccomp filter refuses sockets other than AF_UNIX without the network,
-// io_uring always, and tracing, reading the memory of or signalling
-// clada's own process and the thread that starts commands (which shares
-// their Landlock domain). Both need no privilege, no setuid helper and no
+// io_uring always, the setuid and setgid bits in every mode a command
+// gives (chmod, and the calls that create files: see seccompProgram), and
+// tracing, reading the memory of or signalling clada's own process and
+// the thread that starts commands (which shares their Landlock domain). Both need no privilege, no setuid helper and no
 // cgo (the Landlock system calls are made through golang.org/x/sys/unix;
 // go-landlock was not taken because its API restricts every thread of the
 // process, through libpsx, which turns the binary into a cgo program

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -131,6 +132,16 @@ func act(args []string) int {
 		var pid int
 		fmt.Sscan(arg, &pid)
 		err = syscall.Kill(pid, 0)
+	case "link":
+		err = os.Link(arg, args[2])
+	case "modecall":
+		// modecall CALL PATH MODE: the system call CALL made directly
+		// on PATH with MODE (octal), so that every call the seccomp
+		// filter checks is tried as a program would make it.
+		var mode uint64
+		if _, err = fmt.Sscanf(args[3], "%o", &mode); err == nil {
+			err = makeModeCall(arg, args[2], mode)
+		}
 	default:
 		err = fmt.Errorf("unknown action %q", args[0])
 	}
@@ -140,6 +151,90 @@ func act(args []string) int {
 	}
 	fmt.Println("ok")
 	return 0
+}
+
+// makeModeCall makes the system call named call on path with mode: the
+// chmod calls change path's mode, the creating ones create it (open with
+// O_CREAT, O_TMPFILE then linked to path, mknod a regular file), and
+// "openat-read" opens it without O_CREAT, the mode being ignored.
+func makeModeCall(call, path string, mode uint64) error {
+	p, err := unix.BytePtrFromString(path)
+	if err != nil {
+		return err
+	}
+	ptr := uintptr(unsafe.Pointer(p))
+	fdcwd := unix.AT_FDCWD
+	at := uintptr(fdcwd) // -100, which the kernel reads as an int
+	closed := func(r uintptr, errno syscall.Errno) error {
+		if errno != 0 {
+			return errno
+		}
+		return unix.Close(int(r))
+	}
+	var r uintptr
+	var errno syscall.Errno
+	switch call {
+	case "fchmod":
+		fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return err
+		}
+		defer unix.Close(fd)
+		_, _, errno = syscall.Syscall(unix.SYS_FCHMOD, uintptr(fd), uintptr(mode), 0)
+	case "fchmodat":
+		_, _, errno = syscall.Syscall6(unix.SYS_FCHMODAT, at, ptr, uintptr(mode), 0, 0, 0)
+	case "fchmodat2":
+		_, _, errno = syscall.Syscall6(unix.SYS_FCHMODAT2, at, ptr, uintptr(mode), 0, 0, 0)
+	case "openat":
+		r, _, errno = syscall.Syscall6(unix.SYS_OPENAT, at, ptr, unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, uintptr(mode), 0, 0)
+		return closed(r, errno)
+	case "openat-read":
+		r, _, errno = syscall.Syscall6(unix.SYS_OPENAT, at, ptr, unix.O_RDONLY|unix.O_CLOEXEC, uintptr(mode), 0, 0)
+		return closed(r, errno)
+	case "openat-tmpfile":
+		// An unnamed file in path's directory, then given path's name.
+		d, err := unix.BytePtrFromString(filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		r, _, errno = syscall.Syscall6(unix.SYS_OPENAT, at, uintptr(unsafe.Pointer(d)), unix.O_TMPFILE|unix.O_WRONLY|unix.O_CLOEXEC, uintptr(mode), 0, 0)
+		if errno != 0 {
+			return errno
+		}
+		defer unix.Close(int(r))
+		return unix.Linkat(unix.AT_FDCWD, fmt.Sprintf("/proc/self/fd/%d", r), unix.AT_FDCWD, path, unix.AT_SYMLINK_FOLLOW)
+	case "openat2":
+		fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{Flags: unix.O_CREAT | unix.O_WRONLY | unix.O_CLOEXEC, Mode: mode})
+		if err != nil {
+			return err
+		}
+		return unix.Close(fd)
+	case "mknodat":
+		_, _, errno = syscall.Syscall6(unix.SYS_MKNODAT, at, ptr, uintptr(unix.S_IFREG|mode), 0, 0, 0)
+	case "mkdirat":
+		_, _, errno = syscall.Syscall(unix.SYS_MKDIRAT, at, ptr, uintptr(mode))
+	default:
+		nr, ok := legacyModeCalls[call]
+		if !ok {
+			return fmt.Errorf("unknown call %q", call)
+		}
+		switch call {
+		case "open":
+			r, _, errno = syscall.Syscall(nr, ptr, unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, uintptr(mode))
+			return closed(r, errno)
+		case "creat":
+			r, _, errno = syscall.Syscall(nr, ptr, uintptr(mode), 0)
+			return closed(r, errno)
+		case "mknod":
+			_, _, errno = syscall.Syscall(nr, ptr, uintptr(unix.S_IFREG|mode), 0)
+		default: // chmod, mkdir
+			_, _, errno = syscall.Syscall(nr, ptr, uintptr(mode), 0)
+		}
+	}
+	if errno != 0 {
+		return errno
+	}
+	return nil
 }
 
 // eachParentThread calls try on each thread of the parent process and

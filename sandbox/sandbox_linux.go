@@ -379,7 +379,8 @@ func (s *Sandbox) outcome(c Command, namespace bool) Outcome {
 // TMPDIR, a cache created since), which a ruleset allows until it is
 // enforced again. It
 // also grants REFER everywhere, as the kernel denies moving files between
-// directories in any layer that does not grant it.
+// directories in any layer that does not grant it; the write layer
+// decides where (see writeLayer).
 func (s *Sandbox) readLayer(extra []string) (int, error) {
 	s.plat.mu.Lock()
 	defer s.plat.mu.Unlock()
@@ -428,7 +429,14 @@ func (s *Sandbox) readLayerLocked(extra []string) (int, error) {
 // and /dev/null. With per-command mounts (namespace) the root is granted
 // whole and .git and .clada are read-only mounts; without, each top-level
 // entry but .git and .clada is granted, so nothing can be created or
-// removed at the top of the root.
+// removed at the top of the root. REFER (linking or moving a file into
+// another directory) is one of the write rights, so it is granted only
+// where writing is: Landlock checks paths, not inodes, and a hard link
+// from a file outside into the root would let every later command write
+// that file; Landlock refuses it (EXDEV), both because the outside
+// directory has no REFER here and because the file would gain the
+// root's rights. A link from a TMPDIR or cache names a file the command
+// may write anyway.
 func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 	abi := s.support.Landlock
 	// Device nodes are handled but granted nowhere: a command clada runs

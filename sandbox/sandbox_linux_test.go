@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,6 +30,7 @@ func newFixture(t *testing.T, mode Mode) *fixture {
 		"proj/top.txt":                      "top",
 		"proj/src/a.txt":                    "a",
 		"proj/src/b.txt":                    "b",
+		"proj/src/sub/c.txt":                "c",
 		"proj/.git/config":                  "[core]\n",
 		"proj/.git/hooks/pre-commit.sample": "#!/bin/sh\n",
 		"proj/.clada/config.toml":           "",
@@ -138,6 +140,13 @@ func testConfined(t *testing.T, launcher bool) {
 		{name: "write .clada", action: []string{"write", ".clada/specs.toml"}, want: false},
 		{name: "move a file into .git", action: []string{"rename", "src/b.txt", ".git/b.txt"}, want: false},
 		{name: "write outside the root", action: []string{"write", "../outside/x"}, want: false},
+		{name: "hard link a file from outside into the root", action: []string{"link", "../outside/keep.txt", "src/keep-link"}, want: false,
+			reason: "Landlock checks paths, not inodes: writing the link would write the outside file; the write layer grants REFER only where the command may write"},
+		{name: "hard link from outside with a cache granted", c: withCache, action: []string{"link", "../outside/keep.txt", "src/keep-link2"}, want: false},
+		{name: "hard link from outside into a granted cache", c: withCache, action: []string{"link", "../outside/keep.txt", "../cache/keep-link"}, want: false},
+		{name: "hard link from home into the root", action: []string{"link", "../home/.bashrc", "src/bashrc-link"}, want: false},
+		{name: "hard link across directories inside the root", action: []string{"link", "src/sub/c.txt", "src/c-link"}, want: true,
+			reason: "REFER is granted in the root"},
 		{name: "write its TMPDIR", action: []string{"write", filepath.Join(f.tmp, "x")}, want: true},
 		{name: "write /tmp outside its TMPDIR", action: []string{"write", otherTmp}, want: false},
 		{name: "write /dev/null", action: []string{"append", "/dev/null"}, want: true},
@@ -330,4 +339,227 @@ func TestLauncherReuse(t *testing.T) {
 func capInBoundingSet(c uintptr) bool {
 	in, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, c, 0, 0, 0)
 	return err == nil && in == 1
+}
+
+// TestNoSetID makes each system call that can set the setuid or setgid
+// bit, confined, with and without those bits in its mode: the seccomp
+// filter must refuse the first with EPERM and let the second through, and
+// afterwards no file may carry either bit. The tests run as root, for whom
+// the kernel would keep both.
+func TestNoSetID(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, ModeAuto)
+	if !f.sb.Support().Seccomp {
+		t.Skip("no seccomp filter on this machine")
+	}
+	// 40000004755 is 04755 with a bit of the high 32-bit half set, which
+	// the kernel ignores (it reads a umode_t).
+	setid := []string{"4755", "2755", "6755", "40000004755"}
+	plain := []string{"755", "1755", "644"}
+	type tc struct {
+		call, mode string
+		existing   bool // the file exists before the call
+		want       bool
+	}
+	var tests []tc
+	chmods := []string{"fchmod", "fchmodat", "fchmodat2"}
+	creates := []string{"openat", "openat-tmpfile", "mknodat"}
+	dirs := []string{"mkdirat"}
+	for _, legacy := range []string{"chmod", "open", "creat", "mknod", "mkdir"} {
+		if _, ok := legacyModeCalls[legacy]; !ok {
+			continue
+		}
+		switch legacy {
+		case "chmod":
+			chmods = append(chmods, legacy)
+		case "mkdir":
+			dirs = append(dirs, legacy)
+		default:
+			creates = append(creates, legacy)
+		}
+	}
+	for _, call := range chmods {
+		for _, m := range setid {
+			tests = append(tests, tc{call, m, true, false})
+		}
+		for _, m := range plain {
+			tests = append(tests, tc{call, m, true, true})
+		}
+	}
+	for _, call := range creates {
+		for _, m := range setid {
+			tests = append(tests, tc{call, m, false, false})
+		}
+		for _, m := range plain {
+			tests = append(tests, tc{call, m, false, true})
+		}
+	}
+	for _, call := range dirs {
+		// mkdir refuses S_ISUID only: Linux keeps neither bit on a new
+		// directory (checked below), and setgid trees ask for 02775.
+		tests = append(tests, tc{call, "4755", false, false}, tc{call, "6755", false, false},
+			tc{call, "2755", false, true}, tc{call, "755", false, true})
+	}
+	// Without O_CREAT the mode is ignored, and programs pass anything.
+	tests = append(tests, tc{"openat-read", "6755", true, true})
+	for _, tt := range tests {
+		t.Run(tt.call+" "+tt.mode, func(t *testing.T) {
+			t.Parallel()
+			rel := filepath.Join("src", "m-"+tt.call+"-"+tt.mode)
+			path := filepath.Join(f.root, rel)
+			if tt.existing {
+				if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, out, ok := f.run(t, Command{TmpDir: f.tmp}, "modecall", tt.call, rel, tt.mode)
+			if ok != tt.want {
+				t.Errorf("succeeded = %v, want %v; it printed %q", ok, tt.want, out)
+			}
+			if !ok && out != "operation not permitted" {
+				t.Errorf("failed with %q, want EPERM from the seccomp filter", out)
+			}
+			fi, err := os.Lstat(path)
+			switch {
+			case err == nil && fi.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0:
+				t.Errorf("%s has mode %v", rel, fi.Mode())
+			case err == nil && !tt.existing && !ok:
+				t.Errorf("the refused call created %s (mode %v)", rel, fi.Mode())
+			case err != nil && (tt.existing || ok):
+				t.Errorf("%s: %v", rel, err)
+			}
+		})
+	}
+	t.Run("openat2", func(t *testing.T) {
+		t.Parallel()
+		// The mode lies in a struct the filter cannot read: ENOSYS,
+		// from which programs fall back to openat.
+		rel := filepath.Join("src", "m-openat2")
+		_, out, ok := f.run(t, Command{TmpDir: f.tmp}, "modecall", "openat2", rel, "644")
+		if ok || out != "function not implemented" {
+			t.Errorf("openat2: succeeded = %v, printed %q; want ENOSYS", ok, out)
+		}
+		if _, err := os.Lstat(filepath.Join(f.root, rel)); err == nil {
+			t.Errorf("openat2 created %s", rel)
+		}
+	})
+}
+
+// TestNoSetIDPrograms runs the programs that set modes, confined: those
+// asked for the setuid or setgid bit fail, and leave no file with it;
+// the same programs without it, and the ordinary ones (which must not
+// need openat2), work.
+func TestNoSetIDPrograms(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, ModeAuto)
+	if !f.sb.Support().Seccomp {
+		t.Skip("no seccomp filter on this machine")
+	}
+	suid := filepath.Join(f.root, "src", "suid")
+	if err := os.WriteFile(suid, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(suid, 0o755|os.ModeSetuid|os.ModeSetgid); err != nil {
+		t.Fatal(err)
+	}
+	shared := filepath.Join(f.root, "src", "shared")
+	if err := os.Mkdir(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o755|os.ModeSetgid); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		argv  []string
+		check string // a path that must not carry either bit afterwards ("" none)
+		want  bool
+	}{
+		// The cost (README, Limits): GNU chmod keeps a directory's
+		// setgid with a numeric mode, and the filter cannot tell a
+		// directory from a file.
+		{[]string{"chmod", "755", "src/shared"}, "", false},
+		{[]string{"chmod", "u+s", "src/a.txt"}, "src/a.txt", false},
+		{[]string{"chmod", "g+s", "src"}, "src", false},
+		{[]string{"chmod", "4755", "src/a.txt"}, "src/a.txt", false},
+		{[]string{"chmod", "--reference=src/suid", "src/b.txt"}, "src/b.txt", false},
+		{[]string{"mkdir", "-m", "6755", "src/m1"}, "src/m1", false},
+		{[]string{"mkdir", "-m", "2755", "src/m2"}, "src/m2", false},
+		{[]string{"install", "-m", "4755", "src/a.txt", "src/i1"}, "src/i1", false},
+		{[]string{"cp", "-p", "src/suid", "src/c1"}, "src/c1", false},
+		{[]string{"cp", "-a", "src/suid", "src/c2"}, "src/c2", false},
+		{[]string{"chmod", "755", "src/a.txt"}, "src/a.txt", true},
+		{[]string{"mkdir", "-m", "755", "src/m3"}, "src/m3", true},
+		{[]string{"install", "-m", "755", "src/a.txt", "src/i2"}, "src/i2", true},
+		{[]string{"cp", "-p", "src/a.txt", "src/c3"}, "src/c3", true},
+		{[]string{"mkfifo", "-m", "644", "src/f2"}, "src/f2", true},
+		{[]string{"touch", "src/t"}, "src/t", true},
+		{[]string{"cat", "src/b.txt"}, "src/b.txt", true},
+		{[]string{"ls", "-l", "src"}, "src", true},
+	}
+	for _, tt := range tests {
+		name := strings.Join(tt.argv, " ")
+		if _, err := exec.LookPath(tt.argv[0]); err != nil {
+			t.Logf("%s: %v", name, err)
+			continue
+		}
+		// One at a time: several change the same files.
+		cmd := exec.Command(tt.argv[0], tt.argv[1:]...)
+		cmd.Dir = f.root
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if _, err := f.sb.Start(cmd, Command{TmpDir: f.tmp}); err != nil {
+			t.Fatalf("%s: Start: %v", name, err)
+		}
+		ok := cmd.Wait() == nil
+		if ok != tt.want {
+			t.Errorf("%s: succeeded = %v, want %v; it printed %q", name, ok, tt.want, out.String())
+		}
+		if !ok && !strings.Contains(out.String(), "Operation not permitted") {
+			t.Errorf("%s failed for another reason than EPERM: %q", name, out.String())
+		}
+		if tt.check == "" {
+			continue
+		}
+		if fi, err := os.Lstat(filepath.Join(f.root, tt.check)); err == nil && fi.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0 {
+			t.Errorf("%s: %s has mode %v", name, tt.check, fi.Mode())
+		} else if err != nil && tt.want {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestReferOnlyWhereWritable checks the write layer's rules: it handles
+// LANDLOCK_ACCESS_FS_REFER (linking or moving a file to another
+// directory) and grants it only where it grants writing too, in the root,
+// the TMPDIR, the caches and /dev/shm. Landlock then refuses a hard link
+// from anywhere else into the root (EXDEV): the file would gain rights
+// there, and its directory has no REFER. The link itself is tried in
+// testConfined and TestNamespaceInner.
+func TestReferOnlyWhereWritable(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, ModeAuto)
+	abi := f.sb.Support().Landlock
+	if abi < 2 {
+		t.Skipf("Landlock ABI %d refuses every link across directories", abi)
+	}
+	for _, c := range []Command{{TmpDir: f.tmp}, {TmpDir: f.tmp, Caches: []string{f.cache}, Repository: true, Network: true}} {
+		for _, namespace := range []bool{false, true} {
+			rs := f.sb.writeLayer(c, namespace)
+			if rs.handledFS&llRefer == 0 {
+				t.Errorf("%+v, namespace %v: the write layer does not handle REFER", c, namespace)
+			}
+			places := append([]string{f.root, c.TmpDir, sharedMemory}, c.Caches...)
+			for _, r := range rs.rules {
+				if r.access&llRefer == 0 {
+					continue
+				}
+				if r.access&llWriteFile == 0 || r.access&llMakeReg == 0 {
+					t.Errorf("%+v, namespace %v: %s is granted REFER without writing", c, namespace, r.path)
+				}
+				if !slices.ContainsFunc(places, func(p string) bool { return within(r.path, p) }) {
+					t.Errorf("%+v, namespace %v: %s is granted REFER, outside the places a command writes", c, namespace, r.path)
+				}
+			}
+		}
+	}
 }

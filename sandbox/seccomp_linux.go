@@ -26,6 +26,24 @@ import (
 // process_vm_writev), taking its file descriptors (pidfd_getfd), and
 // signalling clada's process or that thread (kill, tgkill,
 // rt_tgsigqueueinfo of pid or -pid, tkill of tid) fail with EPERM.
+//
+// No call may set the setuid or setgid bit (S_ISUID 04000, S_ISGID
+// 02000), which the gate refuses in modes too (specs.checkMode): chmod,
+// fchmod, fchmodat and fchmodat2 with either bit in their mode fail with
+// EPERM, and so do the calls that create a file with a mode (open, openat
+// and creat with O_CREAT or O_TMPFILE, mknod, mknodat). mkdir and mkdirat
+// fail with EPERM for S_ISUID only: Linux's mkdir(2) keeps neither bit
+// (only the permissions and the sticky bit), a directory takes setgid
+// from a setgid parent whatever the mode, and a program asking for the
+// group-shared layout of such a tree (mkdir(d, 02775)) gets what it would
+// get anyway. The filter compares the low 32 bits of the mode (the kernel
+// reads a umode_t) and of open's flags. openat2, whose mode lies in a
+// struct the filter cannot read, fails with ENOSYS, which libc and Go
+// take as "no openat2" and fall back to openat from. A directory that
+// already carries setgid (inherited on a shared tree) keeps it, but a
+// chmod that would keep it (GNU chmod 755 DIR does) fails too: the
+// filter cannot tell a directory from a file.
+//
 // Only amd64 and arm64 have one (seccomp_otherarch.go).
 func seccompProgram(network bool, pid, tid int) (prog []bpf.RawInstruction, ok bool, err error) {
 	ins := []bpf.Instruction{
@@ -65,6 +83,11 @@ func seccompProgram(network bool, pid, tid int) (prog []bpf.RawInstruction, ok b
 		ins = append(ins, argIn(nr, uint32(pid), uint32(-pid))...)
 	}
 	ins = append(ins, argIn(unix.SYS_TKILL, uint32(tid))...)
+	ins = append(ins, bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_OPENAT2, SkipFalse: 1},
+		bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)})
+	for _, mc := range append(modeCalls, seccompArchModeCalls...) {
+		ins = append(ins, mc.block(eperm, allow)...)
+	}
 	if !network {
 		ins = append(ins,
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_SOCKET, SkipFalse: 4},
@@ -81,6 +104,50 @@ func seccompProgram(network bool, pid, tid int) (prog []bpf.RawInstruction, ok b
 		return nil, false, fmt.Errorf("assembling the seccomp filter: %w", err)
 	}
 	return prog, true, nil
+}
+
+// Mode bits the filter refuses (see seccompProgram).
+const (
+	setID    = unix.S_ISUID | unix.S_ISGID
+	creating = unix.O_CREAT | unix.O_TMPFILE&^unix.O_DIRECTORY // the kernel creates with either (__O_TMPFILE)
+)
+
+// modeCall is a system call whose mode argument may not hold bits: the
+// index of that argument and, for the open calls, of the flags that make
+// the call use its mode (-1: it always does).
+type modeCall struct {
+	nr          uint32
+	mode, flags int
+	bits        uint32
+}
+
+// modeCalls are the calls of both architectures; seccompArchModeCalls
+// adds the older ones amd64 still has.
+var modeCalls = []modeCall{
+	{nr: unix.SYS_FCHMOD, mode: 1, flags: -1, bits: setID},
+	{nr: unix.SYS_FCHMODAT, mode: 2, flags: -1, bits: setID},
+	{nr: unix.SYS_FCHMODAT2, mode: 2, flags: -1, bits: setID},
+	{nr: unix.SYS_OPENAT, mode: 3, flags: 2, bits: setID},
+	{nr: unix.SYS_MKNODAT, mode: 2, flags: -1, bits: setID},
+	{nr: unix.SYS_MKDIRAT, mode: 2, flags: -1, bits: unix.S_ISUID},
+}
+
+// block is the filter's block for mc: EPERM when the low 32 bits of the
+// mode argument hold one of mc.bits (and, for an open call, its flags
+// create), allow otherwise. The arguments are 64-bit words from offset
+// 16 of seccomp_data, little-endian on both architectures.
+func (mc modeCall) block(eperm, allow bpf.Instruction) []bpf.Instruction {
+	var body []bpf.Instruction
+	if mc.flags >= 0 {
+		body = append(body,
+			bpf.LoadAbsolute{Off: uint32(16 + 8*mc.flags), Size: 4},
+			bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: creating, SkipFalse: 3})
+	}
+	body = append(body,
+		bpf.LoadAbsolute{Off: uint32(16 + 8*mc.mode), Size: 4},
+		bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: mc.bits, SkipFalse: 1},
+		eperm, allow)
+	return append([]bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpEqual, Val: mc.nr, SkipFalse: uint8(len(body))}}, body...)
 }
 
 // installSeccomp installs prog on the calling thread. The thread must

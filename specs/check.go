@@ -229,6 +229,12 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		cd = res
 		chdirs = append(chdirs, res)
 	}
+	var read []Path // the paths the command reads, for copies_mode
+	for i, fp := range p.flagPaths {
+		if !fp.write {
+			read = append(read, flagTouched[i])
+		}
+	}
 	last := len(paths) - 1
 	for i, a := range paths {
 		write := sp.writes == WritesAll || (sp.writes == WritesLast && i == last && last > 0 && !p.target) || p.any(sp.editFlags)
@@ -237,6 +243,9 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 			return denyErr(err)
 		}
 		touched = append(touched, Path{a, res})
+		if !write {
+			read = append(read, Path{a, res})
+		}
 		for _, cd := range chdirs {
 			res, err := r.Confine(cd, a, write)
 			if err != nil {
@@ -281,6 +290,9 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		}
 	}
 	if err := sp.checkTrees(p, paths, dir, r); err != nil {
+		return denyErr(err)
+	}
+	if err := sp.checkModeSources(p, read); err != nil {
 		return denyErr(err)
 	}
 	if sp.modeOperand && p.any([]string{"-R", "--recursive"}) {

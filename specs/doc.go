@@ -69,8 +69,11 @@
 // existing directory, DIR/NAME of each source is checked as written too.
 // Reading .git/config is allowed. On unix a written path may not be an
 // existing regular file with more than one hard link (RuleProtectedPath):
-// the other link may be inside .git/ or .clada/, so cp -l, which makes
-// such links, is forbidden too.
+// the other link may be inside .git/ or .clada/, or outside the project
+// (the sandbox checks paths, not inodes), so cp -l, which makes such
+// links, is forbidden too. A mode that sets the setuid or setgid bit is
+// denied wherever a spec takes one (mode_operand, mode_flags), and so is
+// copying one from a file read (copies_mode: chmod --reference, cp -p).
 //
 // The Resolver caches the names it has seen (missing ones too), so it must be
 // [Resolver.Reset] after a command runs. Programs that descend into

@@ -314,6 +314,11 @@ func (sp *spec) nextValue(p *parsed, args []string, i int, word, name string, t 
 }
 
 func (sp *spec) flagValue(p *parsed, word, name string, t ValueType, val string) *DeniedError {
+	if slices.Contains(sp.modeFlags, name) {
+		if err := checkMode(sp.name+" "+name, val); err != nil {
+			return err
+		}
+	}
 	if sp.patternFlags[name] {
 		p.pattern = true
 		if t == TypeString {

@@ -73,6 +73,98 @@ func checkMode(name, m string) *DeniedError {
 	return nil
 }
 
+// checkModeSources applies copies_mode: with one of its flags the command
+// gives the files it writes the modes of the files it reads (cp -p, -a,
+// --preserve; chmod --reference), so a file read that has the setuid or
+// setgid bit is denied, as a mode with that bit is. With a walk_target
+// flag too (cp -a, cp -pr), every entry below a source directory is
+// checked, without following symlinks, at most maxTreeEntries. A file is
+// looked at when clada decides; the sandbox refuses the bits to what runs
+// confined whatever happens after (sandbox.seccompProgram).
+func (sp *spec) checkModeSources(p parsed, read []Path) error {
+	if !p.any(sp.copiesMode) {
+		return nil
+	}
+	flags := strings.Join(sp.seenOf(p, sp.copiesMode), " ")
+	deny := func(arg, rel string, mode fs.FileMode) *DeniedError {
+		what := arg
+		if rel != "" {
+			what = fmt.Sprintf("%s holds %s, which", arg, rel)
+		}
+		advice := fmt.Sprintf("leave out %s (then %s drops the s bits), or ask the person", flags, sp.name)
+		if sp.modeOperand {
+			advice = fmt.Sprintf("give the mode itself, without the s bits (%s %s FILE)", sp.name, octalMode(mode&fs.ModePerm))
+		}
+		return &DeniedError{Rule: RuleFlagValue, Arg: arg,
+			Reason: fmt.Sprintf("%s %s copies the mode of %s, and %s has the setuid or setgid bit (mode %s): the files it writes would run with their owner's or group's rights", sp.name, flags, arg, what, octalMode(mode)),
+			Advice: advice}
+	}
+	const setID = fs.ModeSetuid | fs.ModeSetgid
+	walk := p.any(sp.walkTarget)
+	for _, src := range read {
+		fi, err := os.Stat(src.Resolved)
+		if err != nil {
+			continue // the program fails on a missing file
+		}
+		if fi.Mode()&setID != 0 {
+			return deny(src.Arg, "", fi.Mode())
+		}
+		if !walk || !fi.IsDir() {
+			continue
+		}
+		n := 0
+		var found *DeniedError
+		err = filepath.WalkDir(src.Resolved, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if n++; n > maxTreeEntries {
+				return errTreeTooLarge
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			if info.Mode()&setID != 0 {
+				rel, rerr := filepath.Rel(src.Resolved, path)
+				if rerr != nil {
+					rel = path
+				}
+				found = deny(src.Arg, filepath.Join(src.Arg, rel), info.Mode())
+				return fs.SkipAll
+			}
+			return nil
+		})
+		switch {
+		case found != nil:
+			return found
+		case err != nil:
+			return &DeniedError{Rule: RuleFlagValue, Arg: src.Arg,
+				Reason: fmt.Sprintf("%s could not be checked for files with the setuid or setgid bit, whose modes %s %s would copy: %v", src.Arg, sp.name, flags, err),
+				Advice: fmt.Sprintf("copy smaller directories, or leave out %s", flags)}
+		}
+	}
+	return nil
+}
+
+// octalMode writes m as chmod's octal mode (4755).
+func octalMode(m fs.FileMode) string {
+	v := uint32(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		v |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		v |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		v |= 0o1000
+	}
+	return fmt.Sprintf("%04o", v)
+}
+
 // symbolicMode reports whether m is a symbolic mode as chmod reads it:
 // clauses [ugoa]*([-+=]([rwxXst]*|[ugo]|[0-7]+))+ joined by ','. It also
 // tells chmod -x FILE (a mode) from an option.

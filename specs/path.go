@@ -178,7 +178,8 @@ func (r *Resolver) Confine(base, p string, write bool) (string, error) {
 
 // hardLinked denies writing to res, an existing regular file with more
 // than one hard link: the other link may be inside .git/ or .clada/
-// (cp -l .clada/commands.toml x, then cp evil x), and nothing tells where.
+// (cp -l .clada/commands.toml x, then cp evil x), or outside the project
+// (the sandbox checks paths, not inodes), and nothing tells where.
 func hardLinked(p, res string) error {
 	fi, err := os.Lstat(res)
 	if err != nil || !fi.Mode().IsRegular() {
@@ -188,7 +189,7 @@ func hardLinked(p, res string) error {
 		return &DeniedError{
 			Rule:   RuleProtectedPath,
 			Arg:    p,
-			Reason: fmt.Sprintf("%s is a file with %d hard links; writing it changes every link, which may be inside .git/ or .clada/", p, n),
+			Reason: fmt.Sprintf("%s is a file with %d hard links; writing it changes every link, which may be inside .git/ or .clada/ or outside the project", p, n),
 			Advice: "write a new file instead, or ask the person to check the links (ls -li)",
 		}
 	}

@@ -41,6 +41,18 @@ func (sp *spec) buildRunner(name, key, file string, in fileSpec, isSub bool, bad
 	sp.noRemote = bool(in.NoRemote)
 	sp.guard, sp.guardProbe, sp.guardRefuse = in.Guard, in.GuardProbe, in.GuardRefuse
 	sp.modeOperand = bool(in.ModeOperand)
+	for _, f := range in.ModeFlags {
+		if t, ok := sp.flags[f]; !ok || t != TypeString {
+			return bad("mode_flags", "%s is not a string flag in flags", f)
+		}
+		sp.modeFlags = append(sp.modeFlags, f)
+	}
+	for _, f := range in.CopiesMode {
+		if _, ok := sp.flags[f]; !ok {
+			return bad("copies_mode", "%s is not in flags", f)
+		}
+		sp.copiesMode = append(sp.copiesMode, f)
+	}
 	sp.link = bool(in.Link)
 	sp.goFlags = bool(in.GoFlags)
 	sp.noHelp = bool(in.NoHelp)
@@ -325,6 +337,12 @@ func (sp *spec) printRunner(b *strings.Builder, indent string) {
 	}
 	if sp.modeOperand {
 		b.WriteString(indent + "the first operand is a mode; setuid and setgid bits are denied\n")
+	}
+	if len(sp.modeFlags) > 0 {
+		fmt.Fprintf(b, "%sthe values of %s are modes; setuid and setgid bits are denied\n", indent, strings.Join(sp.modeFlags, " "))
+	}
+	if len(sp.copiesMode) > 0 {
+		fmt.Fprintf(b, "%swith %s, a file it reads that has the setuid or setgid bit is denied (its mode would be copied)\n", indent, strings.Join(sp.copiesMode, " "))
 	}
 	if sp.noHelp {
 		b.WriteString(indent + "--help and --version are not special: the program loads project code for them\n")

@@ -199,6 +199,8 @@ type fileSpec struct {
 	GuardProbe  tomlStrings `toml:"guard_probe"`
 	GuardRefuse tomlStrings `toml:"guard_refuse"`
 	ModeOperand tomlBool    `toml:"mode_operand"`
+	ModeFlags   tomlStrings `toml:"mode_flags"`
+	CopiesMode  tomlStrings `toml:"copies_mode"`
 	Link        tomlBool    `toml:"link"`
 	ExecActions tomlStrings `toml:"exec_actions"`
 	GoFlags     tomlBool    `toml:"go_flags"`
@@ -383,6 +385,8 @@ type spec struct {
 	guardProbe  []string    // arguments with which the installed program must exit 0 for guard to be used
 	guardRefuse []string    // arguments (a script the guard forbids) with which it must fail
 	modeOperand bool        // the first operand is a file mode (chmod): setuid and setgid are denied
+	modeFlags   []string    // string flags whose value is a file mode (mkdir -m), checked as modeOperand's
+	copiesMode  []string    // flags that copy the mode of the files read (cp -p, chmod --reference): no setuid or setgid source
 	link        bool        // ln: targets resolve from the link's directory with -s; all confined and written
 	execActions []string    // find: actions that run a command up to ";" or "+" (asked; see Verdict.Inner)
 	goFlags     bool        // flags as Go's flag package reads them: -name, --name, -name=value; never combined

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -75,7 +74,7 @@ func Gone(t testing.TB, marker string, started time.Time, after string) {
 		}
 	}
 	for _, pid := range live {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		killPID(pid)
 	}
 	if len(live) > 0 {
 		t.Errorf("processes %v started by the command still run after %s", live, after)
@@ -109,7 +108,7 @@ func Step(step, marker string, self func(args ...string) *exec.Cmd) int {
 		next := map[string]string{"daemonize": "detach", "detach": "late"}[step]
 		cmd := self(next, marker)
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, nil
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.SysProcAttr = newSession()
 		if err := cmd.Start(); err != nil {
 			os.Stderr.WriteString(err.Error() + "\n")
 			return 1

@@ -240,8 +240,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					&cli.BoolFlag{Name: "untrusted", Usage: "say that every command is asked, as clada run --untrusted does"},
 				},
 				Action: func(c *cli.Context) error {
-					if c.Args().Len() > 0 {
-						return withHint(fmt.Errorf("clada prompt takes no arguments, got %q", c.Args().First()), "clada prompt --format json")
+					if err := noArgs(c, "clada prompt --format json"); err != nil {
+						return err
 					}
 					return promptAction(promptOptions{root: c.String("root"), format: c.String("format"), untrusted: c.Bool("untrusted")}, stdout)
 				},
@@ -258,8 +258,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					"clada trust --root ~/src/app"),
 				Flags: []cli.Flag{rootFlag()},
 				Action: func(c *cli.Context) error {
-					if c.Args().Len() > 0 {
-						return withHint(fmt.Errorf("clada trust takes no arguments, got %q", c.Args().First()), "run clada trust alone, in the project")
+					if err := noArgs(c, "run clada trust alone, in the project"); err != nil {
+						return err
 					}
 					return trustAction(c.String("root"), stdout)
 				},
@@ -271,8 +271,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					"what it wrote, and prints the next steps." + examples("clada init", "clada init --root ~/src/app"),
 				Flags: []cli.Flag{&cli.StringFlag{Name: "root", Usage: "the project's root", DefaultText: "the working directory"}},
 				Action: func(c *cli.Context) error {
-					if c.Args().Len() > 0 {
-						return withHint(fmt.Errorf("clada init takes no arguments, got %q", c.Args().First()), "run clada init alone, at the project's root")
+					if err := noArgs(c, "run clada init alone, at the project's root"); err != nil {
+						return err
 					}
 					return initAction(c.String("root"), stdout)
 				},
@@ -284,8 +284,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					"--show-origin does; README \"Scopes and trust\" has the precedence." + examples("clada config"),
 				Flags: []cli.Flag{rootFlag()},
 				Action: func(c *cli.Context) error {
-					if c.Args().Len() > 0 {
-						return withHint(fmt.Errorf("clada config takes no arguments, got %q", c.Args().First()), "run clada config alone")
+					if err := noArgs(c, "run clada config alone"); err != nil {
+						return err
 					}
 					return configAction(c.String("root"), stdout)
 				},
@@ -296,8 +296,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Description: "clada then uses only what the project's files tighten, until clada trust." + examples("clada untrust"),
 				Flags:       []cli.Flag{rootFlag()},
 				Action: func(c *cli.Context) error {
-					if c.Args().Len() > 0 {
-						return withHint(fmt.Errorf("clada untrust takes no arguments, got %q", c.Args().First()), "run clada untrust alone, in the project")
+					if err := noArgs(c, "run clada untrust alone, in the project"); err != nil {
+						return err
 					}
 					return untrustAction(c.String("root"), stdout)
 				},
@@ -320,8 +320,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					"clada list --root ../other-project"),
 				Flags: []cli.Flag{rootFlag()},
 				Action: func(c *cli.Context) error {
-					if c.Args().Len() > 0 {
-						return withHint(fmt.Errorf("clada list takes no arguments, got %q", c.Args().First()), "run clada list alone")
+					if err := noArgs(c, "run clada list alone"); err != nil {
+						return err
 					}
 					return listAction(c.String("root"), stdout)
 				},
@@ -387,6 +387,14 @@ func storeFlags(name string) []cli.Flag {
 	}
 	return []cli.Flag{rootFlag(), &cli.BoolFlag{Name: "force",
 		Usage: "add a pattern that hands the model any code (bash *, python3 *, env *): only if you mean it"}}
+}
+
+// noArgs refuses arguments to a command that takes none, with hint.
+func noArgs(c *cli.Context, hint string) error {
+	if c.Args().Len() == 0 {
+		return nil
+	}
+	return withHint(fmt.Errorf("clada %s takes no arguments, got %q", c.Command.Name, c.Args().First()), "%s", hint)
 }
 
 // examples formats a command's examples for its help.

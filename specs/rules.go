@@ -19,7 +19,7 @@ func Rules() []RuleInfo {
 			"a built-in hard block: sudo, su, doas, mkfs*, dd, shutdown, reboot, halt, poweroff, rm of / or ~ or the root, chmod -R/chown -R of / or the root, also behind env, timeout, nice …",
 			"do not try another spelling; tell the person what you need and why"},
 		{RuleSelfPermission, "deny",
-			"clada allow, block, forget, trust, untrust or init, or clada hook install or uninstall, also behind wrappers and in sh -c; not switched off with hard_blocks",
+			"clada allow, block, forget, trust, untrust or init, clada run or check --trust-project, or clada hook install or uninstall, also behind wrappers and in sh -c; not switched off with hard_blocks",
 			"ask the person to run it themselves if it is needed"},
 		{RulePathOutsideRoot, "deny",
 			"a path argument, a dir attribute or a path-like program that resolves outside the project root (symlinks followed), or starts with ~",

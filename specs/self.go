@@ -40,6 +40,21 @@ func selfPermissionOne(argv []string) *DeniedError {
 			why, ok = "clada hook "+s+" changes the agent's hook settings", true
 		}
 	}
+	if !ok && (sub == "run" || sub == "check" || sub == "mcp") {
+		// --trust-project makes the project's own files count without
+		// the person's clada trust (urfave/cli also reads -trust-project
+		// and --trust-project=true).
+		for _, a := range rest {
+			if a == "--" {
+				break
+			}
+			if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && n == "trust-project" {
+				return &DeniedError{Rule: RuleSelfPermission, Arg: a,
+					Reason: "clada " + sub + " " + a + " makes the project's own .clada files count without the person's clada trust; a model may never change its own permissions",
+					Advice: "run it without --trust-project, or ask the person to trust the project (clada trust)"}
+			}
+		}
+	}
 	if !ok {
 		return nil
 	}

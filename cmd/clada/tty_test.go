@@ -389,15 +389,14 @@ func TestCommandStdinNeverInherited(t *testing.T) {
 	}
 	cmd := cladaCmd(t, root, "run", "--root", root, "--no-prompt", "--timeout", "8s", reply)
 	cmd.Stdin = pr // never closed while clada runs
-	start := time.Now()
 	out, err := cmd.Output()
 	pr.Close()
 	if code := exitCodeOf(t, err); code != exitOK {
 		t.Errorf("exit code %d, want 0:\n%s", code, out)
 	}
-	if took := time.Since(start); took > 6*time.Second {
-		t.Errorf("took %s: a command waited on clada's stdin", took)
-	}
+	// A command that waited on clada's stdin would be killed at the 8 s
+	// timeout, and the report would say so: that, not the time taken
+	// (which a loaded race run stretches), is what is checked.
 	if strings.Contains(string(out), "secret") || strings.Contains(string(out), "timed out") {
 		t.Errorf("a command read clada's stdin:\n%s", out)
 	}
@@ -421,8 +420,11 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	if code := exitCodeOf(t, err); code != exitFailed {
 		t.Errorf("exit code %d, want %d", code, exitFailed)
 	}
-	if took > 8*time.Second {
-		t.Errorf("clada took %s to return from a 1s timeout", took)
+	// The grandchild holds the output open for 30 s: returning well
+	// before that means clada did not wait for it (a loaded race run has
+	// taken 8 s for the 1 s timeout).
+	if took > 20*time.Second {
+		t.Errorf("clada took %s to return from a 1s timeout: it waited for the grandchild", took)
 	}
 	if !strings.Contains(string(out), "timed out after") {
 		t.Errorf("report does not say timed out:\n%s", out)

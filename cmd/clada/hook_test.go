@@ -49,6 +49,16 @@ func TestHookRewriteRunsTheSame(t *testing.T) {
 	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
 		t.Skipf("git init: %v %s", err, out)
 	}
+	// zsh, fish and dash read words differently from bash (zsh's =prog,
+	// fish's \' in single quotes); .ci/run installs them.
+	shells := []string{"bash"}
+	for _, sh := range []string{"zsh", "fish", "dash"} {
+		if _, err := exec.LookPath(sh); err == nil {
+			shells = append(shells, sh)
+		} else if os.Getenv("CI") != "" {
+			t.Errorf("%s is not installed; .ci/run installs it", sh)
+		}
+	}
 	commands := []string{
 		`cat 'a b.txt'`,
 		`cat "it's.txt" =eq.txt héllo.txt '$HOME.txt'`,
@@ -56,6 +66,8 @@ func TestHookRewriteRunsTheSame(t *testing.T) {
 		`grep -c nomatch sub/x.txt`, // exits 1
 		`ls -a sub`,
 		`head -n 1 "it's.txt"`,
+		`grep -c , 'a b.txt'`, // a comma: PowerShell's array operator
+		`cat -- =eq.txt`,
 		`git status --short`,
 	}
 	// run runs line with bash -c, once per distinct line: the direct
@@ -66,17 +78,18 @@ func TestHookRewriteRunsTheSame(t *testing.T) {
 		code           int
 	}
 	ran := map[string]result{}
-	run := func(line string) (stdout, stderr string, code int) {
-		if r, ok := ran[line]; ok {
+	run := func(shell, line string) (stdout, stderr string, code int) {
+		key := shell + "\x00" + line
+		if r, ok := ran[key]; ok {
 			return r.stdout, r.stderr, r.code
 		}
-		cmd := exec.Command("bash", "-c", line)
+		cmd := exec.Command(shell, "-c", line)
 		cmd.Dir, cmd.Env = root, env
 		var o, e strings.Builder
 		cmd.Stdout, cmd.Stderr = &o, &e
 		code = exitCodeOf(t, cmd.Run()) // before reading what it printed
 		r := result{o.String(), e.String(), code}
-		ran[line] = r
+		ran[key] = r
 		return r.stdout, r.stderr, r.code
 	}
 	for _, agent := range []string{"claude-code", "gemini"} {
@@ -119,10 +132,14 @@ func TestHookRewriteRunsTheSame(t *testing.T) {
 				t.Errorf("%s: %q: decision %q, rewritten %q; want allow through clada exec\n%s", agent, line, decision, rewritten, out)
 				continue
 			}
-			wantOut, wantErr, wantCode := run(line)
-			gotOut, gotErr, gotCode := run(rewritten)
-			if gotOut != wantOut || gotCode != wantCode || gotErr != wantErr {
-				t.Errorf("%s: %q rewritten to %q:\n got  %d %q %q\n want %d %q %q", agent, line, rewritten, gotCode, gotOut, gotErr, wantCode, wantOut, wantErr)
+			// The line as written, in bash; the rewritten line in every
+			// shell an agent may hand it to.
+			wantOut, wantErr, wantCode := run("bash", line)
+			for _, sh := range shells {
+				gotOut, gotErr, gotCode := run(sh, rewritten)
+				if gotOut != wantOut || gotCode != wantCode || gotErr != wantErr {
+					t.Errorf("%s: %q rewritten to %q, run by %s:\n got  %d %q %q\n want %d %q %q", agent, line, rewritten, sh, gotCode, gotOut, gotErr, wantCode, wantOut, wantErr)
+				}
 			}
 		}
 	}

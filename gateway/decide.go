@@ -9,6 +9,7 @@ import (
 
 	"github.com/clada/clada/approve"
 	"github.com/clada/clada/gitstate"
+	"github.com/clada/clada/gitrules"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/specs"
 )
@@ -248,6 +249,12 @@ func (g *Gateway) decide(argv []string, absDir string, depth int) Verdict {
 			return v
 		}
 	}
+	// git -C DIR runs git in DIR: decided as git without -C, in DIR.
+	if stripped, dir, v := g.gitChdir(argv, absDir); v != nil {
+		return *v
+	} else if stripped != nil {
+		return g.decide(stripped, dir, depth)
+	}
 	// Confinement of a path-like argv[0].
 	var program string
 	if strings.ContainsRune(argv[0], '/') || strings.ContainsRune(argv[0], filepath.Separator) {
@@ -404,6 +411,59 @@ func refused(err error, word string) Verdict {
 		v.Rule = RuleError
 	}
 	return v
+}
+
+// gitChdir takes apart git's global -C options before the subcommand:
+// `git [allowed globals] -C DIR … SUBCOMMAND …` runs git in DIR (each -C
+// from the one before, as git takes them), as `cd DIR && git …` would. It
+// returns argv without the -C options and the directory, resolved and
+// confined (a directory inside the project, not in .git or .clada); or a
+// refusal; or nil, nil when argv is not git or has no such -C (then the
+// git rules judge it, and deny any -C they still see).
+func (g *Gateway) gitChdir(argv []string, absDir string) (stripped []string, dir string, refusal *Verdict) {
+	if len(argv) < 3 || progBase(argv[0]) != "git" {
+		return nil, "", nil
+	}
+	stripped, dir = []string{argv[0]}, absDir
+	found := false
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "-C" && i+1 < len(argv) && argv[i+1] != "":
+			res, err := g.resolver.Confine(dir, argv[i+1], true)
+			if err != nil {
+				v := refused(err, argv[i+1])
+				v.Advice = "git -C only to directories inside the project, outside .git and .clada"
+				return nil, "", &v
+			}
+			if !g.isDir(res) {
+				return nil, "", &Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: argv[i+1], Dir: absDir,
+					Reason: fmt.Sprintf("`git -C %s`: %s is not a directory inside the project", argv[i+1], argv[i+1]),
+					Advice: "create the directory in a command of its own first, or fix the path"}
+			}
+			dir, found = res, true
+			i++
+		case gitrules.GlobalAllowed(a):
+			stripped = append(stripped, a)
+		default:
+			if !found {
+				return nil, "", nil
+			}
+			return append(stripped, argv[i:]...), dir, nil
+		}
+	}
+	if !found {
+		return nil, "", nil
+	}
+	return stripped, dir, nil
+}
+
+// progBase is the program name of argv0: its last path element.
+func progBase(argv0 string) string {
+	if i := strings.LastIndexAny(argv0, `/\`); i >= 0 {
+		return argv0[i+1:]
+	}
+	return argv0
 }
 
 // PatternFor is the pattern `always`/`never` writes for argv: the exact

@@ -146,3 +146,60 @@ func TestDecideGitExec(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideGitChdir: git -C DIR is decided as git in DIR (issue 27):
+// allowed where DIR is a directory inside the project, each -C from the
+// one before; refused outside, in .git or .clada, for a missing
+// directory, and wherever the git rules refuse what follows.
+func TestDecideGitChdir(t *testing.T) {
+	t.Parallel()
+	g, root := newTestGateway(t)
+	for _, d := range []string{"sub/deep", ".git", ".clada"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("/etc", filepath.Join(root, "escape")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		cmd, dir string // dir: the directory it runs in, relative to root
+		want     Decision
+		rule     string
+	}{
+		{"git -C sub status", "sub", Allow, "spec"},
+		{"git -C . log --oneline", ".", Allow, "spec"},
+		{"git -C sub -C deep status", "sub/deep", Allow, "spec"},
+		{"git --no-pager -C sub diff", "sub", Allow, "spec"},
+		{"git -C sub/deep -C .. status", "sub", Allow, "spec"},
+		{"git -C .. status", "", Deny, "path-outside-root"},
+		{"git -C sub -C ../.. status", "", Deny, "path-outside-root"},
+		{"git -C /etc status", "", Deny, "path-outside-root"},
+		{"git -C escape status", "", Deny, "path-outside-root"},
+		{"git -C .git status", "", Deny, "protected-path"},
+		{"git -C .clada status", "", Deny, "protected-path"},
+		{"git -C nosuch status", "", Deny, RuleDirNotFound},
+		{"git -C sub -c core.pager=x log", "", Deny, "git-option"},
+		{"git -C sub push", "", Ask, "git-subcommand"},
+		{"git -C '' status", "", Deny, "git-option"},
+	}
+	for _, tt := range tests {
+		argv, err := parser.Command(tt.cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := g.Decide(argv, "")
+		if v.Decision != tt.want || v.Rule != tt.rule {
+			t.Errorf("Decide(%q) = %s (rule %s): %s; want %s (rule %s)", tt.cmd, v.Decision, v.Rule, v.Reason, tt.want, tt.rule)
+			continue
+		}
+		if tt.dir != "" {
+			if want := filepath.Join(root, tt.dir); v.Dir != want {
+				t.Errorf("Decide(%q).Dir = %s, want %s", tt.cmd, v.Dir, want)
+			}
+			if slices.Contains(v.Exec, "-C") {
+				t.Errorf("Decide(%q).Exec = %q still holds -C", tt.cmd, v.Exec)
+			}
+		}
+	}
+}

@@ -102,6 +102,10 @@ var globalAllowed = map[string]bool{
 	"-P":                   true,
 }
 
+// GlobalAllowed reports whether a is a global option clada allows before
+// the subcommand (--no-pager, -P, --literal-pathspecs, …).
+func GlobalAllowed(a string) bool { return globalAllowed[a] }
+
 type globalDenial struct{ reason, advice string }
 
 // Global options denied before the subcommand, by name without "=value".
@@ -118,7 +122,7 @@ var globalDenied = map[string]globalDenial{
 	"--shallow-file": {"makes git read another shallow file", "drop the option"},
 	"--super-prefix": {"is an internal option", "drop the option"},
 	"--work-tree":    {"points git at another working tree", "run git in the project; use the dir attribute for a subdirectory"},
-	"-C":             {"makes git run in another directory", "use the RUN block's dir attribute instead of -C"},
+	"-C":             {"makes git run in another directory, which must be a directory inside the project (given as its own word: -C DIR)", "write -C DIR with a directory inside the project, or use the RUN block's dir attribute"},
 	"-c":             {"sets git configuration, which can name programs for git to run", "drop -c; git configuration cannot be changed from a RUN block"},
 	"-p":             {"starts a pager program", "drop -p: clada captures output without a pager"},
 }

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/clada/clada/approve"
-	"github.com/clada/clada/gitstate"
 	"github.com/clada/clada/gitrules"
+	"github.com/clada/clada/gitstate"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/specs"
 )

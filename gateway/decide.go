@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -32,6 +33,10 @@ const (
 	RuleNotInSpecs     = "not-in-specs"
 	RuleUntrusted      = "untrusted"
 	RuleDirNotFound    = "dir-not-found"
+	// RuleProgramOutside asks about a program named by a path outside the
+	// project that is not the one PATH finds and lies where the person can
+	// write.
+	RuleProgramOutside = "program-outside"
 	RuleNotFound       = "program-not-found"
 	// RuleError marks a failure clada did not foresee while deciding
 	// (an error without a rule code of its own); it denies.
@@ -260,6 +265,9 @@ func (g *Gateway) decide(argv []string, absDir string, depth int) Verdict {
 	if strings.ContainsRune(argv[0], '/') || strings.ContainsRune(argv[0], filepath.Separator) {
 		p, err := g.resolver.Resolve(absDir, argv[0])
 		if err != nil {
+			if v, ok := g.outsideProgram(argv, absDir, depth, err); ok {
+				return v
+			}
 			return refused(err, argv[0])
 		}
 		program = p
@@ -411,6 +419,59 @@ func refused(err error, word string) Verdict {
 		v.Rule = RuleError
 	}
 	return v
+}
+
+// outsideProgram decides a command whose program is named by a path
+// outside the project (/usr/bin/ls, an agent's bundled …/rg), where err
+// is the resolver's refusal of that path (issue 27): when the path is the
+// very file PATH finds for its name, or lies (with its target) where the
+// person cannot write, it is judged as that program, and run from the path
+// given; any other existing program file is asked (rule program-outside),
+// since a program the person can write may be anything. ok is false when
+// the path is no program file (the refusal stands).
+func (g *Gateway) outsideProgram(argv []string, absDir string, depth int, err error) (Verdict, bool) {
+	var d *specs.DeniedError
+	if !errors.As(err, &d) || d.Rule != specs.RulePathOutsideRoot || strings.HasPrefix(argv[0], "~") {
+		return Verdict{}, false
+	}
+	abs := argv[0]
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(absDir, abs)
+	}
+	real, rerr := filepath.EvalSymlinks(abs)
+	fi, serr := os.Stat(real)
+	if rerr != nil || serr != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return Verdict{}, false
+	}
+	name := progBase(argv[0])
+	same := false
+	if lp, err := exec.LookPath(name); err == nil {
+		if li, err := os.Stat(lp); err == nil && os.SameFile(li, fi) {
+			same = true
+		}
+	}
+	if !same && !notWritable(real, abs) {
+		return Verdict{Decision: Ask, Rule: RuleProgramOutside, Word: argv[0], Dir: absDir,
+			Reason: fmt.Sprintf("%s is a program outside the project, not the %s that PATH finds, in a place you can write: it may be anything", argv[0], name),
+			Advice: "run the program by its name, as PATH finds it; otherwise the person must approve it"}, true
+	}
+	v := g.decide(append([]string{name}, argv[1:]...), absDir, depth)
+	if len(v.Exec) > 0 && v.Exec[0] != "" {
+		v.Exec = append([]string{abs}, v.Exec[1:]...)
+		v.Missing = ""
+	}
+	return v, true
+}
+
+// notWritable reports whether the person can write none of the program
+// file, its directory, and (for a link) the link's directory.
+func notWritable(real, abs string) bool {
+	for _, p := range []string{real, filepath.Dir(real), filepath.Dir(abs)} {
+		if writable(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // gitChdir takes apart git's global -C options before the subcommand:

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -81,8 +82,8 @@ func TestDecideOrder(t *testing.T) {
 		{name: "path-like program is a directory", cmd: "./sub", want: Ask, wantRule: RuleNotInSpecs, missing: true},
 		{name: "path-like program not executable", cmd: "./bin/notexec", want: Ask, wantRule: RuleNotInSpecs, missing: true},
 		{name: "path-like program outside", cmd: "../tool", want: Deny, wantRule: "path-outside-root"},
-		{name: "absolute program outside", cmd: "/bin/ls", want: Deny, wantRule: "path-outside-root",
-			reason: "a spec applies only to bare names, and /bin is outside the root"},
+		{name: "absolute program outside", cmd: "/no/such/ls", want: Deny, wantRule: "path-outside-root",
+			reason: "a path outside the root that is no program file stays refused (TestDecideOutsideProgram: /usr/bin/ls is judged as ls)"},
 		{name: "spec path outside", cmd: "cat /etc/passwd", want: Deny, wantRule: "path-outside-root"},
 		{name: "untrusted spec allow asks", cmd: "cat README.md", untrusted: true, want: Ask, wantRule: RuleUntrusted},
 		{name: "untrusted pattern allow asks", cmd: "npm test", untrusted: true, want: Ask, wantRule: RuleUntrusted},
@@ -200,6 +201,49 @@ func TestDecideGitChdir(t *testing.T) {
 			if slices.Contains(v.Exec, "-C") {
 				t.Errorf("Decide(%q).Exec = %q still holds -C", tt.cmd, v.Exec)
 			}
+		}
+	}
+}
+
+// TestDecideOutsideProgram: a program named by a path outside the project
+// (issue 27) is judged as the program PATH finds when it is that file, runs
+// from the path given, and keeps the hard blocks and path checks; a copy
+// in a directory the person can write is asked; a path that is no
+// program stays refused.
+func TestDecideOutsideProgram(t *testing.T) {
+	t.Parallel()
+	lsPath, err := exec.LookPath("ls")
+	if err != nil {
+		t.Skip("no ls on PATH")
+	}
+	g, _ := newTestGateway(t)
+	copyDir := t.TempDir() // writable by this process, outside the root
+	data, err := os.ReadFile(lsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(copyDir, "ls")
+	if err := os.WriteFile(copied, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		argv       []string
+		want       Decision
+		rule, word string
+	}{
+		{[]string{lsPath, "-la"}, Allow, "spec", ""},
+		{[]string{lsPath, "/etc"}, Deny, "path-outside-root", "/etc"},
+		{[]string{copied, "-la"}, Ask, RuleProgramOutside, copied},
+		{[]string{"/etc/passwd"}, Deny, "path-outside-root", "/etc/passwd"},
+		{[]string{filepath.Join(filepath.Dir(lsPath), "sudo"), "ls"}, Deny, "hard-block", ""},
+	}
+	for _, tt := range tests {
+		v := g.Decide(tt.argv, "")
+		if v.Decision != tt.want || v.Rule != tt.rule || (tt.word != "" && v.Word != tt.word) {
+			t.Errorf("Decide(%q) = %s (rule %s, word %q): %s; want %s (rule %s, word %q)", tt.argv, v.Decision, v.Rule, v.Word, v.Reason, tt.want, tt.rule, tt.word)
+		}
+		if tt.want == Allow && (len(v.Exec) == 0 || v.Exec[0] != tt.argv[0]) {
+			t.Errorf("Decide(%q).Exec = %q, want it to run %s", tt.argv, v.Exec, tt.argv[0])
 		}
 	}
 }

@@ -22,9 +22,10 @@ import (
 // configuration outside the project that includes a file inside it,
 // self-exec, which needs the running clada (here the test binary) on PATH,
 // as the scripts of cmd/clada have it (exec_self_*.txtar), and a PATH
-// that leads into the project.
+// that leads into the project, or a program outside it whose question
+// depends on PATH and on what the person can write (program-outside).
 var noExample = map[string]bool{RuleError: true, "argument-too-long": true, string(specs.RuleGitInclude): true, RuleSelfExec: true,
-	RuleProjectProgram: true, string(parser.RuleBackslash): true, RuleNotFound: true}
+	RuleProjectProgram: true, RuleProgramOutside: true, string(parser.RuleBackslash): true, RuleNotFound: true}
 
 // docExample is one example line of docs/rules.md:
 // `clada check [--dir D] [--untrusted] 'BODY'`, `clada allow 'P'` or

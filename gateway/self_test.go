@@ -120,8 +120,8 @@ func TestDecideSelf(t *testing.T) {
 		{name: "hard blocks off", cmd: "clada allow x", noHard: true, want: Deny, wantRule: "self-permission",
 			reason: "hard_blocks = false does not let a model change its permissions"},
 		{name: "inside clada exec", cmd: q(self) + " exec -- clada allow x", want: Deny, wantRule: "self-permission"},
-		{name: "hook answers are not permissions", cmd: q(self) + " hook claude-code", want: Deny, wantRule: "path-outside-root",
-			reason: "judged like any program: this one lies outside the root"},
+		{name: "hook answers are not permissions", cmd: q(self) + " hook claude-code", want: Ask, wantRule: RuleProgramOutside,
+			reason: "judged like any program: this one lies outside the root, where PATH does not find it, in a directory the tests can write"},
 
 		{name: "exec judged as its command", cmd: q(self) + " exec -- cat sub/a.txt", want: Allow, wantRule: "spec"},
 		{name: "exec without dashes", cmd: q(self) + " exec cat sub/a.txt", want: Allow, wantRule: "spec"},

@@ -118,82 +118,28 @@ func DefaultConfig() Config {
 // bytes or a string with a unit: B, KB, MB, GB (powers of 1000) or KiB,
 // MiB, GiB (powers of 1024), e.g. "10MB". An unknown key, a wrong type or
 // a value out of range is a [*FileError] naming key and line.
-func LoadConfig(root string) (Config, error) { return LoadConfigTrust(root, nil) }
-
-// LoadConfigTrust is [LoadConfig] with trust checked by t: a file t does
-// not trust is still read whole (an error in it is still an error), and
-// then only what it tightens applies ([Tighten]).
-func LoadConfigTrust(root string, t *TrustCheck) (Config, error) {
-	cfg := DefaultConfig()
+func LoadConfig(root string) (Config, error) {
 	path := filepath.Join(root, DirName, ConfigFile)
 	data, err := readLimited(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return cfg, nil
+		return DefaultConfig(), nil
 	}
 	if err != nil {
 		return Config{}, err
 	}
-	cfg, err = parseConfig(path, data, ScopeProject)
-	if err != nil || len(Loosened(cfg)) == 0 || t.Trusts(ConfigFile, data) {
-		return cfg, err
-	}
-	t.Withhold(ConfigFile)
-	return Tighten(cfg), nil
+	return parseConfig(path, data, ScopeProject)
 }
 
-// Tighten keeps of c only what makes clada stricter than its defaults, for
-// a config.toml the person has not trusted: a shorter timeout, output cap,
-// job timeout or job output cap; untrusted = true; more secrets; sandbox
-// = "required"; compose = false. Everything else is the default: a longer
-// limit, hard_blocks = false, sandbox = "off", compose = true, and the
-// neutral settings (approval_timeout, background_after, report_budget),
-// which a project should not set for a person who has not looked.
-func Tighten(c Config) Config {
-	out := DefaultConfig()
-	out.Path = c.Path
-	if c.Timeout > 0 && c.Timeout < DefaultCommandTimeout {
-		out.Timeout = c.Timeout
-	}
-	if c.MaxOutput > 0 && c.MaxOutput < DefaultCommandMaxOutput {
-		out.MaxOutput = c.MaxOutput
-	}
-	if c.JobTimeout > 0 && c.JobTimeout < DefaultJobTimeout {
-		out.JobTimeout = c.JobTimeout
-	}
-	if c.JobMaxOutput > 0 && c.JobMaxOutput < DefaultJobMaxOutput {
-		out.JobMaxOutput = c.JobMaxOutput
-	}
-	out.Untrusted = c.Untrusted
-	out.Secrets = c.Secrets
-	if c.Sandbox == "required" {
-		out.Sandbox = c.Sandbox
-	}
-	if c.Compose != nil && !*c.Compose {
-		out.Compose = c.Compose
-	}
-	return out
-}
-
-// Loosened lists, as "key = value", what c sets beyond what an untrusted
-// file may ([Tighten]): what trusting the file would change.
+// Loosened lists, as "key = value", what c sets that an untrusted file
+// may not ([MergeConfig] leaves it out): what trusting the file would
+// change.
 func Loosened(c Config) []string {
-	t := Tighten(c)
 	var out []string
-	add := func(differs bool, key string, v any) {
-		if differs {
-			out = append(out, fmt.Sprintf("%s = %v", key, v))
+	for _, key := range c.Keys {
+		if !stricter(key, DefaultConfig(), c) {
+			out = append(out, key+" = "+c.ShowValue(key))
 		}
 	}
-	add(c.Timeout != t.Timeout, "timeout", c.Timeout)
-	add(c.MaxOutput != t.MaxOutput, "max_output", c.MaxOutput)
-	add(c.JobTimeout != t.JobTimeout, "job_timeout", c.JobTimeout)
-	add(c.JobMaxOutput != t.JobMaxOutput, "job_max_output", c.JobMaxOutput)
-	add(c.HardBlocks != t.HardBlocks, "hard_blocks", c.HardBlocks)
-	add(c.Sandbox != t.Sandbox, "sandbox", strconv.Quote(c.Sandbox))
-	add(c.Compose != nil && (t.Compose == nil || *c.Compose != *t.Compose), "compose", c.Compose != nil && *c.Compose)
-	add(c.ApprovalTimeout != t.ApprovalTimeout, "approval_timeout", c.ApprovalTimeout)
-	add(c.BackgroundAfter != t.BackgroundAfter, "background_after", c.BackgroundAfter)
-	add(c.ReportBudget != t.ReportBudget, "report_budget", fmt.Sprintf("%d bytes, %d lines", c.ReportBudget.Bytes, c.ReportBudget.Lines))
 	return out
 }
 

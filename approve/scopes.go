@@ -115,7 +115,7 @@ func LoadConfigLayer(path string, scope Scope, t *TrustCheck) (ConfigLayer, erro
 // MergeConfig merges the layers in the order given (user, project,
 // personal, then managed): each key a trusted layer sets replaces the
 // value below it (secrets add up); a key an untrusted layer sets applies
-// only when it is stricter than the value below it ([Tighten]'s rules),
+// only when it is stricter than the value below it (a shorter limit, untrusted = true, hard_blocks = true, more secrets, sandbox = "required", compose = false),
 // and withheld lists the files whose other keys were left out. The
 // managed layer's keys replace everything. The result's Origins say which
 // file each key came from; Path is the project's file.

@@ -28,7 +28,7 @@ import (
 // forget) is recorded as it writes it, when the file was trusted (or
 // absent) before. An untrusted file still tightens: its blocked patterns,
 // sandbox = "required", untrusted = true, more secrets, shorter limits
-// and compose = false apply (see [Tighten]).
+// and compose = false apply (see [MergeConfig]).
 
 // ProjectFiles are the files of .clada that need trust before they loosen
 // anything, in the order `clada trust` shows them.

@@ -11,6 +11,7 @@ import (
 	"github.com/clada/clada/approve"
 	"github.com/clada/clada/output"
 	"github.com/clada/clada/parser"
+	"github.com/clada/clada/runner"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -344,5 +345,14 @@ func TestExecuteNeverBlocksTheRest(t *testing.T) {
 	}
 	if len(asker.asked) != 1 {
 		t.Errorf("asked %d questions, want 1", len(asker.asked))
+	}
+}
+
+// TestCommandDefaultsInStep: the defaults an untrusted config.toml may only
+// lower (approve) are the runner's.
+func TestCommandDefaultsInStep(t *testing.T) {
+	if approve.DefaultCommandTimeout != runner.DefaultTimeout || approve.DefaultCommandMaxOutput != runner.DefaultMaxOutput {
+		t.Errorf("approve's command defaults %v, %d differ from the runner's %v, %d",
+			approve.DefaultCommandTimeout, approve.DefaultCommandMaxOutput, runner.DefaultTimeout, runner.DefaultMaxOutput)
 	}
 }

@@ -245,20 +245,42 @@ func (t *TrustCheck) Untrusted() []string {
 	return slices.Clone(t.untrusted)
 }
 
-// TrustCurrent trusts root's project files as they are now, without
-// showing them: for what clada itself wrote (clada init) and for tests
-// that stand for the person. `clada trust` shows each file first.
-func TrustCurrent(root string) error {
-	hashes := map[string]string{}
+// ProjectFile is one of root's project files as read.
+type ProjectFile struct {
+	Name, Path string
+	Data       []byte
+}
+
+// ReadProjectFiles reads those of root's [ProjectFiles] that exist, in
+// that order, each bounded as the loaders bound it. `clada trust` shows
+// and hashes these very bytes.
+func ReadProjectFiles(root string) ([]ProjectFile, error) {
+	var out []ProjectFile
 	for _, name := range ProjectFiles {
-		data, err := readLimited(filepath.Join(root, DirName, name))
+		path := filepath.Join(root, DirName, name)
+		data, err := readLimited(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		hashes[name] = Hash(data)
+		out = append(out, ProjectFile{name, path, data})
+	}
+	return out, nil
+}
+
+// TrustCurrent trusts root's project files as they are now, without
+// showing them: for what clada itself wrote (clada init) and for tests
+// that stand for the person. `clada trust` shows each file first.
+func TrustCurrent(root string) error {
+	files, err := ReadProjectFiles(root)
+	if err != nil {
+		return err
+	}
+	hashes := map[string]string{}
+	for _, f := range files {
+		hashes[f.Name] = Hash(f.Data)
 	}
 	return RecordTrust(root, hashes, true)
 }

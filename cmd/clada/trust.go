@@ -11,14 +11,9 @@ import (
 
 	"github.com/clada/clada/approve"
 	"github.com/clada/clada/gateway"
-	"github.com/clada/clada/internal/smallfile"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/specs"
 )
-
-// maxTrustedFile bounds a project file clada trust reads (the loaders'
-// bound is the same order: a larger file is a mistake).
-const maxTrustedFile = 4 << 20
 
 // trustAction is clada trust: it shows what each of the project's files
 // changes beyond what clada uses without trust, and records the hash of
@@ -33,26 +28,19 @@ func trustAction(root string, stdout io.Writer) error {
 		return withHint(err, "a command may have made it: check what it points to, then remove it")
 	}
 	fmt.Fprintf(stdout, "root: %s\n", project.Where(abs, how))
+	files, err := approve.ReadProjectFiles(abs)
+	if err != nil {
+		return err
+	}
 	hashes := map[string]string{}
 	var lines []string
-	for _, name := range approve.ProjectFiles {
-		path := filepath.Join(abs, approve.DirName, name)
-		data, err := smallfile.Read(path, maxTrustedFile)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if len(data) > maxTrustedFile {
-			return fmt.Errorf("%s is larger than %d bytes: clada does not read it", path, maxTrustedFile)
-		}
-		what, err := trustSummary(path, name, data)
+	for _, f := range files {
+		what, err := trustSummary(f.Path, f.Name, f.Data)
 		if err != nil {
 			return withHint(err, "fix the file, then run clada trust again; nothing was trusted")
 		}
-		hashes[name] = approve.Hash(data)
-		lines = append(lines, fmt.Sprintf("%s/%s: %s", approve.DirName, name, what))
+		hashes[f.Name] = approve.Hash(f.Data)
+		lines = append(lines, fmt.Sprintf("%s/%s: %s", approve.DirName, f.Name, what))
 	}
 	if len(hashes) == 0 {
 		if err := approve.ForgetTrust(abs); err != nil {

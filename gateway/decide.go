@@ -443,7 +443,7 @@ func (g *Gateway) outsideProgram(argv []string, absDir string, depth int, err er
 	if rerr != nil || serr != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
 		return Verdict{}, false
 	}
-	name := progBase(argv[0])
+	name := filepath.Base(argv[0])
 	same := false
 	if lp, err := exec.LookPath(name); err == nil {
 		if li, err := os.Stat(lp); err == nil && os.SameFile(li, fi) {
@@ -482,7 +482,7 @@ func notWritable(real, abs string) bool {
 // refusal; or nil, nil when argv is not git or has no such -C (then the
 // git rules judge it, and deny any -C they still see).
 func (g *Gateway) gitChdir(argv []string, absDir string) (stripped []string, dir string, refusal *Verdict) {
-	if len(argv) < 3 || progBase(argv[0]) != "git" {
+	if len(argv) < 3 || specs.ProgName(argv[0]) != "git" {
 		return nil, "", nil
 	}
 	stripped, dir = []string{argv[0]}, absDir
@@ -519,13 +519,6 @@ func (g *Gateway) gitChdir(argv []string, absDir string) (stripped []string, dir
 	return stripped, dir, nil
 }
 
-// progBase is the program name of argv0: its last path element.
-func progBase(argv0 string) string {
-	if i := strings.LastIndexAny(argv0, `/\`); i >= 0 {
-		return argv0[i+1:]
-	}
-	return argv0
-}
 
 // PatternFor is the pattern `always`/`never` writes for argv: the exact
 // command, quoted.

@@ -519,7 +519,6 @@ func (g *Gateway) gitChdir(argv []string, absDir string) (stripped []string, dir
 	return stripped, dir, nil
 }
 
-
 // PatternFor is the pattern `always`/`never` writes for argv: the exact
 // command, quoted.
 func PatternFor(argv []string) string { return parser.Quote(argv) }

@@ -201,20 +201,49 @@ type TrustCheck struct {
 	root      string
 	mu        sync.Mutex
 	untrusted []string // the files withheld, in the order of ProjectFiles
+	// The record as last read, and the stamp of trusted.json then:
+	// opening a project checks up to six files against it.
+	record map[string]string
+	stamp  fileStamp
+	read   bool
 }
 
 // NewTrustCheck returns the check of root's files against the record.
 func NewTrustCheck(root string) *TrustCheck { return &TrustCheck{root: root} }
 
 // Trusts reports whether data, the content of root/.clada/name, is
-// trusted. The record is read each time, so a `clada trust` run meanwhile
-// counts. A record that cannot be read trusts nothing.
+// trusted. The record is read again whenever trusted.json changed, so a
+// `clada trust` run meanwhile counts. A record that cannot be read trusts
+// nothing.
 func (t *TrustCheck) Trusts(name string, data []byte) bool {
 	if t == nil {
 		return true
 	}
+	m, ok := t.current()
+	return ok && m[name] == Hash(data)
+}
+
+// current returns root's recorded hashes, read again only when
+// trusted.json changed since the last read; ok is false when the record
+// cannot be read (then nothing is trusted).
+func (t *TrustCheck) current() (map[string]string, bool) {
+	path, err := TrustFile()
+	if err != nil {
+		return nil, false
+	}
+	now := stampOf(path)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.read && now.same(t.stamp) {
+		return t.record, true
+	}
 	m, err := Trusted(t.root)
-	return err == nil && m[name] == Hash(data)
+	if err != nil {
+		t.read = false
+		return nil, false
+	}
+	t.record, t.stamp, t.read = m, now, true
+	return m, true
 }
 
 // Withhold notes that clada left out what the untrusted file name would

@@ -174,6 +174,10 @@ type Verdict struct {
 	// for a starting point; nil otherwise. Only an exact pattern
 	// consents to such a command, never a prefix pattern.
 	Inner [][]string
+	// Outside are, for an ask, the files outside the project (and every
+	// granted directory) the command reads (rule read-outside). Only an
+	// exact pattern consents to such a command, never a prefix pattern.
+	Outside []specs.Path
 	// Grants are what the command may do under the sandbox besides
 	// writing in the project (allow and ask): the network and the caches
 	// its spec, or clada's built-in list, grant it. Repository lets an
@@ -295,7 +299,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 		if u, ok := specs.Unwrap(argv); ok {
 			return g.wrapped(argv, u, absDir, depth)
 		}
-		sv := g.opts.Specs.Check(argv, absDir, g.resolver)
+		sv, reads := g.checkSpecs(argv, absDir)
 		switch sv.Outcome {
 		case specs.Allow:
 			env := sv.Env
@@ -305,7 +309,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 			v := g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
 				Exec: sv.Exec, Env: env, Dir: absDir, Missing: sv.Missing,
 				Grants: specGrants(sv), Repository: sv.Repository}, argv, sv.Destroys)
-			return g.secret(v, sv.Paths)
+			return g.readOutside(argv[0], g.secret(v, sv.Paths), reads)
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
 		case specs.Ask:
@@ -330,7 +334,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 				v.Reason = v.Why + ", so the person must approve it"
 			}
 			v.Grants, v.Repository = specGrants(sv), sv.Repository
-			return g.restorable(v, argv, sv.Destroys)
+			return g.readOutside(argv[0], g.restorable(v, argv, sv.Destroys), reads)
 		}
 	}
 	// Everything else is asked.

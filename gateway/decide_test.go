@@ -84,10 +84,11 @@ func TestDecideOrder(t *testing.T) {
 		{name: "path-like program outside", cmd: "../tool", want: Deny, wantRule: "path-outside-root"},
 		{name: "absolute program outside", cmd: "/no/such/ls", want: Deny, wantRule: "path-outside-root",
 			reason: "a path outside the root that is no program file stays refused (TestDecideOutsideProgram: /usr/bin/ls is judged as ls)"},
-		{name: "spec path outside", cmd: "cat /etc/passwd", want: Deny, wantRule: "path-outside-root"},
+		{name: "spec write outside", cmd: "touch /etc/passwd", want: Deny, wantRule: "path-outside-root"},
+		{name: "spec read outside", cmd: "cat /etc/passwd", want: Ask, wantRule: RuleReadOutside},
 		{name: "untrusted spec allow asks", cmd: "cat README.md", untrusted: true, want: Ask, wantRule: RuleUntrusted},
 		{name: "untrusted pattern allow asks", cmd: "npm test", untrusted: true, want: Ask, wantRule: RuleUntrusted},
-		{name: "untrusted deny stays deny", cmd: "cat /etc/passwd", untrusted: true, want: Deny},
+		{name: "untrusted deny stays deny", cmd: "touch /etc/passwd", untrusted: true, want: Deny},
 		{name: "unknown program", cmd: "no-such-program-xyz", want: Ask, wantRule: RuleNotInSpecs, missing: true,
 			reason: "a dry run in CI decides as on a laptop; running it reports exit 127"},
 	}
@@ -232,7 +233,8 @@ func TestDecideOutsideProgram(t *testing.T) {
 		rule, word string
 	}{
 		{[]string{lsPath, "-la"}, Allow, "spec", ""},
-		{[]string{lsPath, "/etc"}, Deny, "path-outside-root", "/etc"},
+		{[]string{lsPath, "/etc"}, Ask, RuleReadOutside, "/etc"},
+		{[]string{lsPath, "-d", "/root/.ssh"}, Deny, "path-outside-root", "/root/.ssh"},
 		{[]string{copied, "-la"}, Ask, RuleProgramOutside, copied},
 		{[]string{"/etc/passwd"}, Deny, "path-outside-root", "/etc/passwd"},
 		{[]string{filepath.Join(filepath.Dir(lsPath), "sudo"), "ls"}, Deny, "hard-block", ""},

@@ -222,7 +222,9 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		if !slices.Contains(sp.chdirFlags, fp.flag) {
 			continue
 		}
-		res, err := r.Confine(cd, fp.arg, false)
+		// Resolve, not Confine: a directory tar changes to is where
+		// tar -x writes, never a read outside to ask about.
+		res, err := r.Resolve(cd, fp.arg)
 		if err != nil {
 			return denyErr(err)
 		}
@@ -349,7 +351,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		// file (jq -fr f.jq, jq x.json -f f.jq runs x.json).
 		for f := range sp.patternFlags {
 			if sp.flags[f] == TypeBool && p.seen[f] && len(ops) > 0 {
-				if res, err := r.Resolve(dir, ops[0]); err == nil {
+				if res, err := r.Confine(dir, ops[0], false); err == nil {
 					files = append(files, Path{ops[0], res})
 				}
 				break
@@ -378,7 +380,12 @@ func (sp *spec) confineFlagPaths(fps []pathArg, dir string, r *Resolver) (touche
 			touched = append(touched, Path{fp.arg, fp.arg})
 			continue
 		}
-		res, err := r.Confine(dir, fp.arg, fp.write)
+		confine := r.Confine
+		if slices.Contains(sp.chdirFlags, fp.flag) || slices.Contains(workFlags, fp.flag) {
+			// tar -C, make -C, npm --prefix: see workFlags.
+			confine = func(base, p string, _ bool) (string, error) { return r.Resolve(base, p) }
+		}
+		res, err := confine(dir, fp.arg, fp.write)
 		if err != nil {
 			return nil, denyErr(err), false
 		}
@@ -386,6 +393,16 @@ func (sp *spec) confineFlagPaths(fps []pathArg, dir string, r *Resolver) (touche
 	}
 	return touched, Verdict{}, true
 }
+
+// workFlags are path options that name where a program works, or a file
+// it may write as well as read, rather than a file it only reads: make
+// -C, npm --prefix, cargo --manifest-path (builds in that crate), go
+// -modfile (go mod tidy rewrites it), go -pkgdir, pytest --rootdir and
+// --confcutdir. Their value is confined to the root (and the granted
+// directories) even where reads outside are asked (rule read-outside): a
+// question "reads ../x" would hide that the program works there. A spec's
+// chdir_flags are treated so too.
+var workFlags = []string{"-C", "--directory", "--prefix", "--manifest-path", "-modfile", "-pkgdir", "--rootdir", "--confcutdir"}
 
 // baseName is the last element of a path as cp and mv use it ("a/b/" is b).
 func baseName(p string) string {

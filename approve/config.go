@@ -81,6 +81,10 @@ type Config struct {
 	// tools but not in RUN blocks, whose format promises one command;
 	// true accepts them in RUN blocks too; false refuses them everywhere.
 	Compose *bool
+	// Dirs is dirs: directories outside the project that commands may
+	// read (and write, with access = "write") as if they were inside it.
+	// Each trusted file's list adds to the ones below it.
+	Dirs []DirGrant
 	// TrustAll is trust_all, read only from the managed scope: false
 	// forbids --trust-all on this machine; nil leaves it to the person.
 	TrustAll *bool
@@ -190,6 +194,8 @@ func parseConfig(path string, data []byte, scope Scope) (Config, error) {
 		case "compose":
 			cfg.Compose = new(bool)
 			v = boolValue{cfg.Compose}
+		case "dirs":
+			v = dirsValue{&cfg.Dirs, path, scope}
 		case "trust_all":
 			if scope != ScopeManaged {
 				return Config{}, keyError(path, &md, top[name], name, errors.New(
@@ -200,7 +206,7 @@ func parseConfig(path string, data []byte, scope Scope) (Config, error) {
 		default:
 			return Config{}, keyError(path, &md, top[name], name, errors.New(
 				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, report_budget, "+
-					"secrets, sandbox, compose, background_after, job_timeout and job_max_output"))
+					"secrets, sandbox, compose, dirs, background_after, job_timeout and job_max_output"))
 		}
 		if err := md.PrimitiveDecode(top[name], v); err != nil {
 			return Config{}, tomlFileError(path, name, err)
@@ -392,6 +398,81 @@ func (p patternsValue) UnmarshalTOML(v any) error {
 		out = append(out, s)
 	}
 	*p.dst = out
+	return nil
+}
+
+// A DirGrant is one entry of dirs = [...] in config.toml: a directory
+// outside the project granted for reading, or for reading and writing.
+type DirGrant struct {
+	// Path is as written: absolute, "~/…" (the home directory), or, in a
+	// project's own files, relative to the project root.
+	Path  string
+	Write bool   // access = "write"; else "read"
+	From  string // the config file it came from
+}
+
+// Access is the grant's access as config.toml writes it.
+func (d DirGrant) Access() string {
+	if d.Write {
+		return "write"
+	}
+	return "read"
+}
+
+// dirsValue is dirs: a list of { path = "…", access = "read" | "write" }.
+type dirsValue struct {
+	dst   *[]DirGrant
+	from  string
+	scope Scope
+}
+
+func (d dirsValue) UnmarshalTOML(v any) error {
+	const shape = `want a list such as [{ path = "../common-lib", access = "read" }]`
+	list, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("%s, found %s", shape, tomlTypeName(v))
+	}
+	out := make([]DirGrant, 0, len(list))
+	for i, e := range list {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return fmt.Errorf("element %d: %s, found %s", i+1, shape, tomlTypeName(e))
+		}
+		g := DirGrant{From: d.from}
+		for k, val := range m {
+			str, ok := val.(string)
+			if !ok {
+				return fmt.Errorf("element %d: %s: want a string, found %s", i+1, k, tomlTypeName(val))
+			}
+			switch k {
+			case "path":
+				g.Path = str
+			case "access":
+				switch str {
+				case "read":
+				case "write":
+					g.Write = true
+				default:
+					return fmt.Errorf("element %d: access %q is not \"read\" or \"write\"", i+1, str)
+				}
+			default:
+				return fmt.Errorf("element %d: unknown key %q (an entry has path and access)", i+1, k)
+			}
+		}
+		if _, ok := m["access"]; !ok {
+			return fmt.Errorf("element %d: no access: write access = \"read\" or access = \"write\"", i+1)
+		}
+		switch {
+		case g.Path == "":
+			return fmt.Errorf("element %d: no path", i+1)
+		case strings.ContainsRune(g.Path, 0):
+			return fmt.Errorf("element %d: the path holds NUL", i+1)
+		case (d.scope == ScopeUser || d.scope == ScopeManaged) && !filepath.IsAbs(g.Path) && g.Path != "~" && !strings.HasPrefix(g.Path, "~/"):
+			return fmt.Errorf("element %d: %q: a path in this file must be absolute or start with ~/ (it is read for every project)", i+1, g.Path)
+		}
+		out = append(out, g)
+	}
+	*d.dst = out
 	return nil
 }
 

@@ -176,7 +176,7 @@ func cmpDefault(v, def int64) int64 {
 	return v
 }
 
-// copyKey sets key of dst to src's value (secrets: added).
+// copyKey sets key of dst to src's value (secrets and dirs: added).
 func copyKey(dst *Config, key string, src Config) {
 	switch key {
 	case "timeout":
@@ -207,6 +207,12 @@ func copyKey(dst *Config, key string, src Config) {
 		dst.Sandbox = src.Sandbox
 	case "compose":
 		dst.Compose = src.Compose
+	case "dirs":
+		for _, d := range src.Dirs {
+			if !slices.Contains(dst.Dirs, d) {
+				dst.Dirs = append(dst.Dirs, d)
+			}
+		}
 	case "trust_all":
 		dst.TrustAll = src.TrustAll
 	}
@@ -214,7 +220,7 @@ func copyKey(dst *Config, key string, src Config) {
 
 // ConfigKeys are config.toml's keys, in the order clada config shows them.
 var ConfigKeys = []string{"timeout", "max_output", "approval_timeout", "untrusted", "hard_blocks", "sandbox", "compose",
-	"secrets", "report_budget", "background_after", "job_timeout", "job_max_output", "trust_all"}
+	"secrets", "dirs", "report_budget", "background_after", "job_timeout", "job_max_output", "trust_all"}
 
 // ShowValue writes c's value of key as clada config shows it: the
 // effective value, defaults filled in.
@@ -258,6 +264,12 @@ func (c Config) ShowValue(key string) string {
 			q[i] = strconv.Quote(s)
 		}
 		return "[" + strings.Join(q, ", ") + "] (besides the built-in ones)"
+	case "dirs":
+		q := make([]string, len(c.Dirs))
+		for i, d := range c.Dirs {
+			q[i] = fmt.Sprintf("{ path = %s, access = %q }", strconv.Quote(d.Path), d.Access())
+		}
+		return "[" + strings.Join(q, ", ") + "]"
 	case "report_budget":
 		if c.ReportBudget == (Budget{}) {
 			return "(default)"

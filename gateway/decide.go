@@ -87,6 +87,10 @@ type Options struct {
 	// on unless it is false); ComposeRunBlocks lets [Gateway.Plan] decide
 	// RUN blocks that are compositions (compose = true).
 	Compose, ComposeRunBlocks bool
+	// Dirs are the directories outside the root the person granted
+	// (dirs in config.toml, resolved): paths in them count as inside the
+	// root for reading, and for writing when the grant says so.
+	Dirs []specs.GrantedDir
 }
 
 // Gateway decides commands for one run. It caches symlink resolution
@@ -131,7 +135,7 @@ func New(opts Options) (*Gateway, error) {
 	if err != nil {
 		return nil, fmt.Errorf("project root: %w", err)
 	}
-	r.ForWindows(sys == specs.OSWindows)
+	r.ForWindows(sys == specs.OSWindows).Grant(opts.Dirs)
 	return &Gateway{opts: opts, resolver: r, dirs: map[string]bool{}, programs: map[string]string{},
 		secrets: secretPatterns(opts.Secrets)}, nil
 }
@@ -309,7 +313,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 			v := g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
 				Exec: sv.Exec, Env: env, Dir: absDir, Missing: sv.Missing,
 				Grants: specGrants(sv), Repository: sv.Repository}, argv, sv.Destroys)
-			return g.readOutside(argv[0], g.secret(v, sv.Paths), reads)
+			return g.outsideChecked(argv[0], g.secret(v, sv.Paths), reads, append(sv.Paths, reads...))
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
 		case specs.Ask:
@@ -334,7 +338,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 				v.Reason = v.Why + ", so the person must approve it"
 			}
 			v.Grants, v.Repository = specGrants(sv), sv.Repository
-			return g.readOutside(argv[0], g.restorable(v, argv, sv.Destroys), reads)
+			return g.outsideChecked(argv[0], g.restorable(v, argv, sv.Destroys), reads, append(sv.Paths, reads...))
 		}
 	}
 	// Everything else is asked.

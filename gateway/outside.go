@@ -35,12 +35,29 @@ func (g *Gateway) readOutside(who string, v Verdict, reads []specs.Path) Verdict
 	if len(reads) == 0 || v.Decision == Deny {
 		return v
 	}
-	for _, p := range reads {
+	return g.outsideChecked(who, v, reads, reads)
+}
+
+// outsideChecked is readOutside, where touched are every path the
+// command opens: those outside the root (in a granted directory, or
+// among reads) may not be a credential store or a secret file, whoever
+// granted the directory.
+func (g *Gateway) outsideChecked(who string, v Verdict, reads, touched []specs.Path) Verdict {
+	if v.Decision == Deny {
+		return v
+	}
+	for _, p := range touched {
+		if within(g.Root(), p.Resolved) {
+			continue
+		}
 		if why := g.forbiddenRead(p); why != "" {
 			return Verdict{Decision: Deny, Rule: string(specs.RulePathOutsideRoot), Word: p.Arg, Dir: v.Dir,
 				Reason: why,
 				Advice: "leave credentials alone; if the task needs the file, the person copies what is needed into the project"}
 		}
+	}
+	if len(reads) == 0 {
+		return v
 	}
 	shown := make([]string, len(reads))
 	for i, p := range reads {

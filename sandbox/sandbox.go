@@ -54,6 +54,11 @@ type Options struct {
 	// Home is the user's home directory, whose credential stores
 	// ([CredentialStores]) commands may not read; "" means $HOME.
 	Home string
+	// WriteDirs are directories outside the root that the person granted
+	// for writing (dirs in config.toml): commands may write there, except
+	// in their .git/ and .clada/ and the credential stores. Absolute and
+	// symlink-free; one that holds the root is ignored.
+	WriteDirs []string
 }
 
 // Sandbox confines the commands of one project. It is safe for
@@ -63,6 +68,7 @@ type Sandbox struct {
 	root    string   // absolute, symlinks resolved
 	home    string   // absolute, symlinks resolved; "" when unknown
 	creds   []string // credentialPaths(home), resolved once: every command needs them
+	dirs    []string // Options.WriteDirs that do not hold the root
 	support Support
 	plat    platform
 }
@@ -97,6 +103,11 @@ func New(opts Options) (*Sandbox, error) {
 		}
 	}
 	s := &Sandbox{mode: mode, root: root, home: home, creds: credentialPaths(home), support: probe()}
+	for _, d := range opts.WriteDirs {
+		if filepath.IsAbs(d) && !holds(d, root) {
+			s.dirs = append(s.dirs, filepath.Clean(d))
+		}
+	}
 	return s, nil
 }
 
@@ -270,6 +281,12 @@ var CredentialStores = []string{
 	".password-store",
 	".pypirc",
 	".ssh",
+}
+
+// holds reports whether p is dir or lies beneath it.
+func holds(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // credentialPaths returns the credential stores under home, each as

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -285,6 +286,9 @@ func (s *Sandbox) stamp(c Command, tmp string, ns bool) string {
 	if !ns {
 		paths = append(paths, s.root)
 	}
+	// A granted directory is granted entry by entry: a new entry there
+	// needs a new launcher.
+	paths = append(paths, s.dirs...)
 	var b strings.Builder
 	for _, p := range paths {
 		var st unix.Stat_t
@@ -293,7 +297,7 @@ func (s *Sandbox) stamp(c Command, tmp string, ns bool) string {
 			continue
 		}
 		fmt.Fprintf(&b, "%d:%d:%o", st.Dev, st.Ino, st.Mode)
-		if p == s.root {
+		if p == s.root || slices.Contains(s.dirs, p) {
 			fmt.Fprintf(&b, ":%d.%d", st.Mtim.Sec, st.Mtim.Nsec)
 		}
 		b.WriteByte(';')
@@ -478,6 +482,12 @@ func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 		if gitDir, common := gitDirs(s.root); gitDir != "" && !within(gitDir, s.root) {
 			rs.rules = append(rs.rules, rule{gitDir, write}, rule{common, write})
 		}
+	}
+	// The directories the person granted for writing, but their .git
+	// and .clada (and any credential store beneath), entry by entry.
+	for _, d := range s.dirs {
+		dt := &tree{excluded: append(slicesClone(creds), filepath.Join(d, ".git"), filepath.Join(d, ".clada"))}
+		rs.rules = grantTree(rs.rules, d, write, 0, dt)
 	}
 	if c.TmpDir != "" {
 		rs.rules = append(rs.rules, rule{c.TmpDir, write | local})

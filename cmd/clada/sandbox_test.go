@@ -69,7 +69,7 @@ func TestNamespaceOnlyWhenSomethingRuns(t *testing.T) {
 	root := newRoot(t)
 	const (
 		allowed   = "<---RUN--->\nls\n<---END--->\n"
-		denied    = "<---RUN--->\nrm -rf /\n<---END--->\n<---RUN--->\ncat /etc/passwd\n<---END--->\n"
+		denied    = "<---RUN--->\nrm -rf /\n<---END--->\n<---RUN--->\ntouch /etc/passwd\n<---END--->\n"
 		asked     = "<---RUN--->\nrm -rf /\n<---END--->\n<---RUN--->\nfrobnicate now\n<---END--->\n"
 		malformed = "<---RUN--->\nls\n"
 	)

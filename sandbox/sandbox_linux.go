@@ -162,7 +162,7 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 	onDisposableThread(func() {
 		var r result
 		if tryNS {
-			if r.nsErr = protectedMounts(s.root, c.Repository); r.nsErr == nil {
+			if r.nsErr = protectedMounts(s.root, c.Repository, s.dirs); r.nsErr == nil {
 				r.ns = true
 			}
 		}
@@ -244,7 +244,7 @@ func (s *Sandbox) newLauncher(c Command, tmp string, tryNS bool, stamp string) (
 		runtime.LockOSThread()
 		var r result
 		if tryNS {
-			if r.nsErr = protectedMounts(s.root, c.Repository); r.nsErr == nil {
+			if r.nsErr = protectedMounts(s.root, c.Repository, s.dirs); r.nsErr == nil {
 				r.ns = true
 			}
 		}
@@ -281,6 +281,9 @@ func launchKey(c Command) string {
 // would name files that are not there any more.
 func (s *Sandbox) stamp(c Command, tmp string, ns bool) string {
 	paths := append(protectedPaths(s.root, c.Repository), tmp)
+	for _, d := range s.dirs {
+		paths = append(paths, filepath.Join(d, ".git"), filepath.Join(d, ".clada"))
+	}
 	paths = append(paths, c.Caches...)
 	paths = append(paths, c.Files...)
 	if !ns {
@@ -485,8 +488,14 @@ func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 	}
 	// The directories the person granted for writing, but their .git
 	// and .clada (and any credential store beneath), entry by entry.
+	// With mounts, their .git and .clada are read-only mounts and the
+	// directory is granted whole; without, entry by entry (no new entry
+	// at its top, as for the root).
 	for _, d := range s.dirs {
-		dt := &tree{excluded: append(slicesClone(creds), filepath.Join(d, ".git"), filepath.Join(d, ".clada"))}
+		dt := &tree{excluded: creds}
+		if !namespace {
+			dt.excluded = append(slicesClone(creds), filepath.Join(d, ".git"), filepath.Join(d, ".clada"))
+		}
 		rs.rules = grantTree(rs.rules, d, write, 0, dt)
 	}
 	if c.TmpDir != "" {

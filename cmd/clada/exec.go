@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/hook"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/runner"
@@ -54,6 +55,7 @@ func execCommand(stdout, stderr io.Writer) *cli.Command {
 			rootFlag(),
 			&cli.StringFlag{Name: "dir", Usage: "working directory, relative to where you stand inside the root, or absolute"},
 			sandboxFlag(),
+			&cli.StringFlag{Name: "agent", Usage: "the agent (claude-code, gemini) whose scratch output the command may read, as its hook allowed"},
 		},
 		Action: func(c *cli.Context) error {
 			x, err := gateway.ParseExec(c.Args().Slice())
@@ -75,6 +77,8 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// --agent: the hook allowed a read of the agent's scratch output.
+	p.Dirs = append(p.Dirs, hook.ScratchDirs(x.Agent)...)
 	g, err := p.Gateway()
 	if err != nil {
 		return err

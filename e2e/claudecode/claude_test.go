@@ -1,0 +1,282 @@
+package claudecode_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Each test is one scripted conversation of the real Claude Code with
+// clada's hook, installed by `clada hook install claude-code`. It
+// asserts what ran (a file made, or not), what the model received (the
+// fake API's log of tool results), and what the person saw (the
+// stream-json output: the same tool results, and the permission
+// denials Claude Code reports).
+
+// run installs the hook from dir, runs claude with the session's script
+// and checks that the person's stream shows what the model got.
+func (s *session) run(t *testing.T, extra ...string) *transcript {
+	t.Helper()
+	tr := s.claude("do the scripted steps", extra...)
+	shown := tr.toolResults()
+	for _, r := range s.API.Results() {
+		if got, ok := shown[r.ID]; !ok || got != r.Text {
+			t.Errorf("the person's stream shows for %s:\n%q\nthe model got:\n%q", r.ID, got, r.Text)
+		}
+	}
+	if len(s.API.Results()) != len(s.API.script) {
+		t.Fatalf("the model got %d tool results for %d steps: %+v\nstream:\n%s", len(s.API.Results()), len(s.API.script), s.API.Results(), tr.Raw)
+	}
+	return tr
+}
+
+// denials are the tool_use ids Claude Code reports as not permitted.
+func (tr *transcript) denials() []string {
+	var ids []string
+	for _, l := range tr.Lines {
+		if l["type"] != "result" {
+			continue
+		}
+		ds, _ := l["permission_denials"].([]any)
+		for _, d := range ds {
+			m, _ := d.(map[string]any)
+			id, _ := m["tool_use_id"].(string)
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+func wantIn(t *testing.T, what, text string, subs ...string) {
+	t.Helper()
+	for _, s := range subs {
+		if !strings.Contains(text, s) {
+			t.Errorf("%s lacks %q:\n%s", what, s, text)
+		}
+	}
+}
+
+func wantNotIn(t *testing.T, what, text string, subs ...string) {
+	t.Helper()
+	for _, s := range subs {
+		if strings.Contains(text, s) {
+			t.Errorf("%s holds %q:\n%s", what, s, text)
+		}
+	}
+}
+
+func TestAllowedRead(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, map[string]string{"a.txt": "hello e2e\n"}, bash("cat a.txt"), bash("ls nope"))
+	s.install(s.Root)
+	s.run(t)
+	if r := s.API.Result(0); r.Text != "hello e2e" || r.IsError {
+		t.Errorf("cat a.txt: the model got %+v, want hello e2e", r)
+	}
+	// Programs are named as the model wrote them, not by clada's path.
+	r := s.API.Result(1)
+	wantIn(t, "ls nope", r.Text, "ls: cannot access 'nope'")
+	wantNotIn(t, "ls nope", r.Text, "/usr/bin/ls", "/bin/ls")
+}
+
+func TestQuotesAndUnicode(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, nil, bash(`echo 'héllo "wörld" ✓' it's`), bash(`touch 'mäß ✓.txt'`), bash(`echo 'héllo "wörld" ✓'`))
+	s.install(s.Root)
+	s.run(t)
+	// An unclosed quote is refused by clada with its reason.
+	wantIn(t, "unclosed quote", s.API.Result(0).Text, "clada denied")
+	if !s.exists("mäß ✓.txt") {
+		t.Errorf("touch 'mäß ✓.txt' made no such file")
+	}
+	if r := s.API.Result(2); r.Text != `héllo "wörld" ✓` {
+		t.Errorf("echo: the model got %q", r.Text)
+	}
+}
+
+func TestDeniedReadOutside(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, map[string]string{"a.txt": "a\n"})
+	key := filepath.Join(s.Home, ".ssh", "id_ed25519")
+	writeFile(t, key, "SECRET-KEY-E2E\n")
+	s.API.script = []step{bash("cat " + key), bash("tail -n 1 " + key + " | cat")}
+	s.install(s.Root)
+	tr := s.run(t)
+	for i := range 2 {
+		r := s.API.Result(i)
+		wantIn(t, "reading a key", r.Text, "clada denied", "credential store", "Do instead")
+		wantNotIn(t, "reading a key", r.Text+tr.Raw, "SECRET-KEY-E2E")
+	}
+}
+
+func TestComposition(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, map[string]string{"a.txt": "one\ntwo\nthree\n", "sub/b.txt": "b\n"},
+		bash("cat a.txt 2>&1 | tail -1"), bash("cd sub && ls"), bash("ls && touch made.txt"))
+	s.install(s.Root)
+	s.run(t)
+	if r := s.API.Result(0); r.Text != "three" {
+		t.Errorf("pipe: the model got %q, want three", r.Text)
+	}
+	if r := s.API.Result(1); r.Text != "b.txt" {
+		t.Errorf("cd sub && ls: the model got %q, want b.txt", r.Text)
+	}
+	if !s.exists("made.txt") {
+		t.Errorf("ls && touch made.txt made nothing")
+	}
+}
+
+// TestAskedHeadless: in claude -p nobody can approve; what the model gets
+// says what to do next, and nothing ran.
+func TestAskedHeadless(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, map[string]string{"build.sh": "#!/bin/sh\ntouch built.txt\n"}, bash("./build.sh"))
+	if err := os.Chmod(filepath.Join(s.Root, "build.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s.install(s.Root)
+	tr := s.run(t)
+	if s.exists("built.txt") {
+		t.Errorf("the asked command ran")
+	}
+	r := s.API.Result(0)
+	wantIn(t, "the asked command's result", r.Text, "clada asks", "not-in-specs", "do not retry it", "tell the person", "clada allow")
+	if d := tr.denials(); len(d) != 1 || d[0] != toolID(0) {
+		t.Errorf("permission denials %v, want the asked call", d)
+	}
+}
+
+func TestRmRfGit(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, map[string]string{"a.txt": "a\n"}, bash("rm -rf .git"), bash("cd sub/.. && rm -rf .git"))
+	s.install(s.Root)
+	tr := s.run(t)
+	if !s.exists(".git/HEAD") {
+		t.Fatalf(".git was removed")
+	}
+	wantIn(t, "rm -rf .git", s.API.Result(0).Text, "clada denied", "protected-path", "`.git`", "Do instead")
+	wantIn(t, "cd && rm -rf .git", s.API.Result(1).Text, "clada denied")
+	if d := tr.denials(); len(d) != 2 {
+		t.Errorf("permission denials %v, want both calls", d)
+	}
+}
+
+// TestModelTimeout: the model's own Bash timeout replaces clada's: with
+// timeout = "2s" in the project's config.toml, a command the model gave
+// 20 s still finishes its 3 s.
+func TestModelTimeout(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, map[string]string{".clada/config.toml": "timeout = \"2s\"\n"},
+		bash("sleep 3 && touch slept.txt", "timeout", 20000), bash("sleep 5 && touch late.txt", "timeout", 1000))
+	s.clada(s.Root, "allow", "sleep *")
+	s.install(s.Root)
+	s.run(t)
+	if !s.exists("slept.txt") {
+		t.Errorf("clada cut short a command the model gave 20 s: %+v", s.API.Result(0))
+	}
+	if s.exists("late.txt") {
+		t.Errorf("a command past the model's 1 s timeout went on")
+	}
+}
+
+func TestLargeOutput(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := 1; i <= 100_000; i++ {
+		fmt.Fprintf(&b, "line %06d\n", i)
+	}
+	s := newSession(t, map[string]string{"big.txt": b.String()}, bash("cat big.txt"), bash("wc -l big.txt"))
+	s.install(s.Root)
+	s.run(t)
+	r := s.API.Result(0)
+	wantIn(t, "cat big.txt", r.Text, "line 000001")
+	if len(r.Text) > 200_000 {
+		t.Errorf("the model got %d bytes of a 1.2 MB output; Claude Code should have cut it", len(r.Text))
+	}
+	wantIn(t, "wc -l", s.API.Result(1).Text, "100000 big.txt")
+}
+
+// TestSubdirectory: Claude Code started in a subdirectory reads that
+// directory's settings, which `clada hook install` run there wrote; the
+// root is still the repository's top.
+func TestSubdirectory(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, map[string]string{"a.txt": "top\n", "sub/b.txt": "b\n"}, bash("git rev-parse --show-toplevel"), bash("cat ../a.txt"), bash("rm -rf ../.git"))
+	s.Dir = filepath.Join(s.Root, "sub")
+	out := s.install(s.Dir)
+	wantIn(t, "clada hook install in sub", out, filepath.Join("sub", ".claude", "settings.json"), "only in the directory it starts in")
+	tr := s.run(t)
+	if r := s.API.Result(0); r.Text != s.Root {
+		t.Errorf("git rev-parse in sub: the model got %q, want %s", r.Text, s.Root)
+	}
+	if r := s.API.Result(1); r.Text != "top" {
+		t.Errorf("cat ../a.txt: the model got %q", r.Text)
+	}
+	wantIn(t, "rm -rf ../.git", s.API.Result(2).Text, "clada denied")
+	if !s.exists(".git/HEAD") || len(tr.denials()) != 1 {
+		t.Errorf(".git removed, or denials %v", tr.denials())
+	}
+}
+
+// TestPersonRules: the person's own Claude Code deny and ask rules keep
+// their meaning under clada's rewrite.
+func TestPersonRules(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, map[string]string{"a.txt": "secret-ish\n"}, bash("cat a.txt"), bash("touch x.txt"), bash("wc -l a.txt"))
+	writeJSON(t, filepath.Join(s.Root, ".claude", "settings.local.json"), map[string]any{"permissions": map[string]any{
+		"deny": []string{"Bash(cat a.txt)"}, "ask": []string{"Bash(touch:*)"}}})
+	s.install(s.Root)
+	tr := s.run(t)
+	r := s.API.Result(0)
+	wantIn(t, "the denied cat", r.Text, "clada denied", "Bash(cat a.txt)", "settings.local.json", "Do instead")
+	wantNotIn(t, "the denied cat", r.Text, "secret-ish")
+	if s.exists("x.txt") {
+		t.Errorf("touch ran despite the person's ask rule, with nobody to ask")
+	}
+	wantIn(t, "the asked touch", s.API.Result(1).Text, "Bash(touch:*)", "do not retry")
+	wantIn(t, "wc", s.API.Result(2).Text, "1 a.txt")
+	if d := tr.denials(); len(d) != 2 {
+		t.Errorf("permission denials %v, want 2", d)
+	}
+}
+
+// TestPlanMode: read-only commands clada allows run in plan mode (not
+// rewritten to clada exec, which plan mode would not take for read-only);
+// a write does not run.
+func TestPlanMode(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, map[string]string{"a.txt": "plan\n"}, bash("cat a.txt"), bash("git status --short"), bash("touch t.txt"), bash("rm -rf .git"))
+	s.install(s.Root)
+	s.run(t, "--permission-mode", "plan")
+	if r := s.API.Result(0); r.Text != "plan" {
+		t.Errorf("cat in plan mode: %q", r.Text)
+	}
+	if r := s.API.Result(1); r.IsError || strings.Contains(r.Text, "not run") {
+		t.Errorf("git status in plan mode: %+v", r)
+	}
+	if s.exists("t.txt") || !s.exists(".git/HEAD") {
+		t.Errorf("a write ran in plan mode")
+	}
+	wantIn(t, "rm -rf .git in plan mode", s.API.Result(3).Text, "clada denied")
+}
+
+// TestMonitor: the Monitor tool's command goes through clada too.
+func TestMonitor(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, map[string]string{"a.txt": "m\n"},
+		step{Tool: "Monitor", Input: map[string]any{"description": "e2e", "timeout_ms": 2000, "command": "rm -rf .git"}},
+		step{Tool: "Monitor", Input: map[string]any{"description": "e2e", "timeout_ms": 2000, "command": "touch mon.txt"}},
+		bash("sleep 2", "timeout", 5000))
+	s.clada(s.Root, "allow", "sleep *")
+	s.install(s.Root)
+	s.run(t)
+	wantIn(t, "Monitor rm -rf .git", s.API.Result(0).Text, "clada denied", "protected-path")
+	if !s.exists(".git/HEAD") {
+		t.Errorf(".git removed by a Monitor")
+	}
+	if !s.exists("mon.txt") {
+		t.Errorf("the allowed Monitor command did not run through clada: %+v", s.API.Result(1))
+	}
+}

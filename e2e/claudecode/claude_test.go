@@ -280,3 +280,48 @@ func TestMonitor(t *testing.T) {
 		t.Errorf("the allowed Monitor command did not run through clada: %+v", s.API.Result(1))
 	}
 }
+
+// BenchmarkHookLatency measures what clada's hook adds to a shell
+// command as Claude Code sees it: the time from the model's tool_use to
+// its tool_result in the stream (Claude Code's timestamps, ms), for
+// `cat a.txt` run 12 times with the hook (decided, rewritten, run by
+// clada exec in its sandbox) and 12 times without it (Claude Code's own
+// check, its shell). Reported: the medians and the added median, with
+// the quartiles in the log. docs/agents.md has the figures.
+func BenchmarkHookLatency(b *testing.B) {
+	const steps = 12
+	var with, without []float64
+	for range b.N {
+		for _, hooked := range []bool{true, false} {
+			script := make([]step, steps)
+			for i := range script {
+				script[i] = bash("cat a.txt")
+			}
+			s := newBenchSession(b, script)
+			if hooked {
+				s.install(s.Root)
+			}
+			tr := s.claude("latency")
+			d := tr.toolDurations()
+			for i, r := range s.API.Results() {
+				if r.Text != "hello e2e" {
+					b.Fatalf("step %d (hook %v): the model got %q", i, hooked, r.Text)
+				}
+			}
+			if len(d) != steps {
+				b.Fatalf("%d tool durations for %d steps", len(d), steps)
+			}
+			if hooked {
+				with = append(with, d...)
+			} else {
+				without = append(without, d...)
+			}
+		}
+	}
+	mw, mo := quantile(with, 0.5), quantile(without, 0.5)
+	b.ReportMetric(mw, "ms-with-hook")
+	b.ReportMetric(mo, "ms-without")
+	b.ReportMetric(mw-mo, "ms-added")
+	b.Logf("with hook: median %.0f ms, quartiles %.0f–%.0f, min %.0f, max %.0f (n=%d)", mw, quantile(with, 0.25), quantile(with, 0.75), quantile(with, 0), quantile(with, 1), len(with))
+	b.Logf("without:   median %.0f ms, quartiles %.0f–%.0f, min %.0f, max %.0f (n=%d)", mo, quantile(without, 0.25), quantile(without, 0.75), quantile(without, 0), quantile(without, 1), len(without))
+}

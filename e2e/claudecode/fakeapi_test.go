@@ -45,7 +45,7 @@ type toolResult struct {
 // probe) gets a short text. It serves at most maxRequests requests, so a
 // run that loops ends.
 type fakeAPI struct {
-	t      *testing.T
+	t      testing.TB
 	script []step
 	URL    string
 
@@ -58,7 +58,7 @@ type fakeAPI struct {
 
 const maxRequests = 40
 
-func newFakeAPI(t *testing.T, script ...step) *fakeAPI {
+func newFakeAPI(t testing.TB, script ...step) *fakeAPI {
 	t.Helper()
 	f := &fakeAPI{t: t, script: script, seen: map[string]bool{}}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

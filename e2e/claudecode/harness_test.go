@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func TestMain(m *testing.M) {
 
 func run(m *testing.M) int {
 	claudeBin, claudeMissing = findClaude()
-	if claudeBin != "" {
+	if claudeBin != "" && !raceBuild {
 		dir, err := os.MkdirTemp("", "clada-e2e-claude-")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -83,6 +84,9 @@ func findClaude() (path, why string) {
 // which must run these tests.
 func needClaude(t *testing.T) {
 	t.Helper()
+	if raceBuild {
+		t.Skip("not under -race: claude and clada run in processes of their own, built without the race detector; the plain go test ./... runs this suite")
+	}
 	if runtime.GOOS != "linux" {
 		t.Skip("the Claude Code end-to-end tests run on Linux (clada's sandbox and the pinned linux-x64 build)")
 	}
@@ -98,7 +102,7 @@ func needClaude(t *testing.T) {
 // session is one project, one isolated home and one fake model, for one
 // or more runs of claude -p.
 type session struct {
-	t    *testing.T
+	t    testing.TB
 	Root string // the project: a git repository
 	Home string
 	API  *fakeAPI
@@ -115,6 +119,26 @@ type session struct {
 func newSession(t *testing.T, files map[string]string, script ...step) *session {
 	t.Helper()
 	needClaude(t)
+	return makeSession(t, files, script...)
+}
+
+// newBenchSession is newSession for a benchmark, with a.txt.
+func newBenchSession(b *testing.B, script []step) *session {
+	b.Helper()
+	if raceBuild || runtime.GOOS != "linux" {
+		b.Skip("Linux, not under -race")
+	}
+	if claudeBin == "" {
+		if os.Getenv("CI") != "" {
+			b.Fatal(claudeMissing)
+		}
+		b.Skip(claudeMissing)
+	}
+	return makeSession(b, map[string]string{"a.txt": "hello e2e\n"}, script...)
+}
+
+func makeSession(t testing.TB, files map[string]string, script ...step) *session {
+	t.Helper()
 	base := t.TempDir()
 	s := &session{t: t, Root: filepath.Join(base, "project"), Home: filepath.Join(base, "home")}
 	s.Dir = s.Root
@@ -190,7 +214,7 @@ func (s *session) install(dir string, args ...string) string {
 }
 
 // writeFile writes content to path, made with its directory.
-func writeFile(t *testing.T, path, content string) {
+func writeFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -201,7 +225,7 @@ func writeFile(t *testing.T, path, content string) {
 }
 
 // writeJSON writes v as JSON to path (made with its directory).
-func writeJSON(t *testing.T, path string, v any) {
+func writeJSON(t testing.TB, path string, v any) {
 	t.Helper()
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -298,4 +322,44 @@ func (tr *transcript) toolResults() map[string]string {
 func (s *session) exists(name string) bool {
 	_, err := os.Stat(filepath.Join(s.Root, filepath.FromSlash(name)))
 	return err == nil
+}
+
+// toolDurations are, for each tool call, the milliseconds from the
+// assistant's tool_use to its tool_result, by Claude Code's timestamps.
+func (tr *transcript) toolDurations() []float64 {
+	start := map[string]time.Time{}
+	var out []float64
+	for _, l := range tr.Lines {
+		ts, _ := l["timestamp"].(string)
+		at, err := time.Parse(time.RFC3339Nano, ts)
+		if err != nil {
+			continue
+		}
+		msg, _ := l["message"].(map[string]any)
+		content, _ := msg["content"].([]any)
+		for _, c := range content {
+			blk, _ := c.(map[string]any)
+			switch blk["type"] {
+			case "tool_use":
+				id, _ := blk["id"].(string)
+				start[id] = at
+			case "tool_result":
+				id, _ := blk["tool_use_id"].(string)
+				if s, ok := start[id]; ok {
+					out = append(out, float64(at.Sub(s))/float64(time.Millisecond))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// quantile is the q-quantile of xs (nearest rank), 0 for none.
+func quantile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[int(q*float64(len(s)-1)+0.5)]
 }

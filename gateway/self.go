@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -121,9 +122,13 @@ func ParseExec(args []string) (ExecArgs, error) {
 		}
 		*dst = val
 		if name == "timeout" {
+			// As clada run's --timeout: a duration, or whole seconds.
 			d, err := time.ParseDuration(val)
+			if n, nerr := strconv.ParseUint(val, 10, 32); nerr == nil {
+				d, err = time.Duration(n)*time.Second, nil
+			}
 			if err != nil || d < time.Second || d > 24*time.Hour {
-				return x, fmt.Errorf("%w: --timeout %q: a duration from 1s to 24h, such as 120s or 10m", ErrExecUsage, val)
+				return x, fmt.Errorf("%w: --timeout %q: a duration from 1s to 24h, such as 120s or 10m, or whole seconds", ErrExecUsage, val)
 			}
 			x.Timeout = d
 		}

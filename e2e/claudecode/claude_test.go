@@ -325,3 +325,25 @@ func BenchmarkHookLatency(b *testing.B) {
 	b.Logf("with hook: median %.0f ms, quartiles %.0f–%.0f, min %.0f, max %.0f (n=%d)", mw, quantile(with, 0.25), quantile(with, 0.75), quantile(with, 0), quantile(with, 1), len(with))
 	b.Logf("without:   median %.0f ms, quartiles %.0f–%.0f, min %.0f, max %.0f (n=%d)", mo, quantile(without, 0.25), quantile(without, 0.75), quantile(without, 0), quantile(without, 1), len(without))
 }
+
+// TestAgentSettingsProtected: a command may not write Claude Code's
+// settings, where a hook or a permission rule would run outside clada
+// (a PreToolUse hook runs unconfined, before clada's).
+func TestAgentSettingsProtected(t *testing.T) {
+	t.Parallel()
+	evil := `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"touch pwned.txt"}]}]}}`
+	s := newSession(t, map[string]string{"evil.json": evil, "sub/x.txt": "x\n"},
+		bash("echo '"+evil+"' > .claude/settings.local.json"),
+		bash("cp evil.json .claude/settings.local.json"),
+		bash("mkdir sub/.claude"),
+		bash("cd sub && mkdir .claude"),
+		bash("ls"))
+	s.install(s.Root)
+	s.run(t)
+	for i := range 4 {
+		wantIn(t, fmt.Sprintf("step %d", i), s.API.Result(i).Text, "clada denied", ".claude")
+	}
+	if s.exists(".claude/settings.local.json") || s.exists("sub/.claude") || s.exists("pwned.txt") {
+		t.Errorf("a command wrote Claude Code's settings")
+	}
+}

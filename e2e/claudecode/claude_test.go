@@ -347,3 +347,37 @@ func TestAgentSettingsProtected(t *testing.T) {
 		t.Errorf("a command wrote Claude Code's settings")
 	}
 }
+
+// TestAskedApproved: the person is asked (the test answers Claude Code's
+// permission prompt) and sees clada's reason; approved, the command runs
+// as the model wrote it; declined, it does not.
+func TestAskedApproved(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, map[string]string{"build.sh": "#!/bin/sh\ntouch built.txt\necho built\n", "other.sh": "#!/bin/sh\ntouch other.txt\n"},
+		bash("./build.sh"), bash("./other.sh"))
+	for _, f := range []string{"build.sh", "other.sh"} {
+		if err := os.Chmod(filepath.Join(s.Root, f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.install(s.Root)
+	tr, prompts := s.claudeAsked("do the scripted steps", func(p prompt) bool { return p.Input["command"] == "./build.sh" })
+	if len(prompts) != 2 {
+		t.Fatalf("the person was asked %d times, want 2: %+v\n%s", len(prompts), prompts, tr.Raw)
+	}
+	for _, p := range prompts {
+		wantIn(t, "the person's prompt", p.Reason, "clada asks", "not-in-specs")
+		if p.Input["command"] != "./build.sh" && p.Input["command"] != "./other.sh" {
+			t.Errorf("the person was asked about %q, not the model's command", p.Input["command"])
+		}
+	}
+	if !s.exists("built.txt") {
+		t.Errorf("the approved command did not run: %+v", s.API.Results())
+	}
+	if r := s.API.Result(0); r.Text != "built" {
+		t.Errorf("approved ./build.sh: the model got %q", r.Text)
+	}
+	if s.exists("other.txt") {
+		t.Errorf("the declined command ran")
+	}
+}

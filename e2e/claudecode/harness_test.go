@@ -363,3 +363,87 @@ func quantile(xs []float64, q float64) float64 {
 	slices.Sort(s)
 	return s[int(q*float64(len(s)-1)+0.5)]
 }
+
+// prompt is one permission prompt Claude Code put to the person (a
+// can_use_tool control request, --permission-prompt-tool stdio).
+type prompt struct {
+	Tool   string
+	Input  map[string]any
+	Reason string // decision_reason: what the person's dialog shows
+}
+
+// claudeAsked runs claude as claude (stream-json in and out), with the
+// test as the person answering its permission prompts: answer says
+// allow or not for each. It returns the transcript and the prompts.
+func (s *session) claudeAsked(text string, answer func(prompt) bool) (*transcript, []prompt) {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claudeBin, "-p", "--input-format", "stream-json", "--output-format", "stream-json",
+		"--verbose", "--permission-prompt-tool", "stdio")
+	cmd.Dir = s.Dir
+	cmd.Env = s.env()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	send := func(v any) {
+		b, _ := json.Marshal(v)
+		stdin.Write(append(b, '\n'))
+	}
+	send(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text}})
+	tr := &transcript{}
+	var prompts []prompt
+	var raw strings.Builder
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		raw.Write(sc.Bytes())
+		raw.WriteByte('\n')
+		var m map[string]any
+		if json.Unmarshal(sc.Bytes(), &m) != nil {
+			continue
+		}
+		tr.Lines = append(tr.Lines, m)
+		switch m["type"] {
+		case "control_request":
+			req, _ := m["request"].(map[string]any)
+			id, _ := m["request_id"].(string)
+			if req["subtype"] != "can_use_tool" {
+				send(map[string]any{"type": "control_response", "response": map[string]any{"subtype": "success", "request_id": id, "response": map[string]any{}}})
+				continue
+			}
+			p := prompt{}
+			p.Tool, _ = req["tool_name"].(string)
+			p.Input, _ = req["input"].(map[string]any)
+			p.Reason, _ = req["decision_reason"].(string)
+			prompts = append(prompts, p)
+			resp := map[string]any{"behavior": "deny", "message": "the person said no"}
+			if answer(p) {
+				resp = map[string]any{"behavior": "allow", "updatedInput": p.Input}
+			}
+			send(map[string]any{"type": "control_response", "response": map[string]any{"subtype": "success", "request_id": id, "response": resp}})
+		case "result":
+			stdin.Close()
+		}
+	}
+	err = cmd.Wait()
+	tr.Raw, tr.Stderr, tr.Took = raw.String(), stderr.String(), time.Since(start)
+	if ctx.Err() != nil {
+		s.t.Fatalf("claude ran longer than %s; stdout:\n%s\nstderr:\n%s", runLimit, tr.Raw, tr.Stderr)
+	}
+	if err != nil {
+		s.t.Fatalf("claude: %v\nstdout:\n%s\nstderr:\n%s", err, tr.Raw, tr.Stderr)
+	}
+	return tr, prompts
+}

@@ -125,7 +125,7 @@ func readClaudeRules(files []string) (*claudeRules, error) {
 		}
 		root, err := parseJSONC(data)
 		if err != nil {
-			return nil, fmt.Errorf("Claude Code's settings %s do not parse (%v), so clada cannot check the permission rules in them", f, err)
+			return nil, fmt.Errorf("the Claude Code settings %s do not parse (%v), so clada cannot check the permission rules in them", f, err)
 		}
 		perms := root.get("permissions")
 		for _, list := range []struct {

@@ -284,17 +284,6 @@ func (s *session) claude(prompt string, extra ...string) *transcript {
 	return tr
 }
 
-// result is the final "result" line's text.
-func (tr *transcript) result() string {
-	for _, l := range tr.Lines {
-		if l["type"] == "result" {
-			r, _ := l["result"].(string)
-			return r
-		}
-	}
-	return ""
-}
-
 // toolResults are the tool_result texts the person's stream shows (the
 // "user" lines of the stream), by tool_use id.
 func (tr *transcript) toolResults() map[string]string {

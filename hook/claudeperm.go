@@ -2,6 +2,7 @@ package hook
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -113,7 +114,7 @@ func claudeSettingsFiles(getenv func(string) string, projectDir, root string) []
 func readClaudeRules(files []string) (*claudeRules, error) {
 	rs := &claudeRules{}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := readSettingsFile(f)
 		if os.IsNotExist(err) {
 			continue
 		}
@@ -148,6 +149,32 @@ func readClaudeRules(files []string) (*claudeRules, error) {
 		}
 	}
 	return rs, nil
+}
+
+// maxSettings caps what the hook reads of one settings file: a file
+// that is larger (or a link to /dev/zero) is an error, not a hang.
+const maxSettings = 4 << 20
+
+// readSettingsFile reads a settings file of at most maxSettings bytes,
+// only if it is a regular file (links followed).
+func readSettingsFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxSettings+1))
+	if err == nil && len(data) > maxSettings {
+		err = fmt.Errorf("more than %d bytes", maxSettings)
+	}
+	return data, err
 }
 
 // parseClaudeRule reads a rule string; ok is false for a rule of another

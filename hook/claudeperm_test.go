@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -114,5 +115,26 @@ func writeFile(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestClaudeSettingsNotAFile: settings that are a link to a device (or
+// too large) are an error, never a hang: the hook then denies.
+func TestClaudeSettingsNotAFile(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("/dev/zero")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "settings.json")
+	if err := os.Symlink("/dev/zero", p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readClaudeRules([]string{p}); err == nil {
+		t.Errorf("a link to /dev/zero read as settings")
+	}
+	big := filepath.Join(dir, "big.json")
+	writeFile(t, big, `{"x": "`+strings.Repeat("a", maxSettings)+`"}`)
+	if _, err := readClaudeRules([]string{big}); err == nil {
+		t.Errorf("a settings file over %d bytes was read", maxSettings)
 	}
 }

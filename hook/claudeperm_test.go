@@ -138,3 +138,29 @@ func TestClaudeSettingsNotAFile(t *testing.T) {
 		t.Errorf("a settings file over %d bytes was read", maxSettings)
 	}
 }
+
+// TestRootFromAgentDir: the root is found from the agent's directory
+// (never narrower than its repository), except where the repository
+// holds the home directory: a dotfiles repository does not make the
+// home the project.
+func TestRootFromAgentDir(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	repo := filepath.Join(home, "src", "repo")
+	for _, d := range []string{filepath.Join(home, ".git"), filepath.Join(repo, ".git"), filepath.Join(repo, "sub"), filepath.Join(home, "notes")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct{ agentDir, want string }{
+		{filepath.Join(repo, "sub"), repo},
+		{repo, repo},
+		{filepath.Join(home, "notes"), filepath.Join(home, "notes")}, // in the dotfiles repository
+	} {
+		a := Decide(Request{Command: "ls", Dir: tt.agentDir, Root: tt.agentDir})
+		if a.Root != tt.want {
+			t.Errorf("started in %s: root %s, want %s (%s)", tt.agentDir, a.Root, tt.want, a.Reason)
+		}
+	}
+}

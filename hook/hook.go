@@ -46,7 +46,9 @@ type Request struct {
 	// The root is found from it as clada finds it from where a person
 	// stands (project.FindRoot: the outermost .clada/ up to the git top
 	// level, else the top level), so it is never narrower than the
-	// repository; "" finds it from Dir the same way.
+	// repository, unless that repository holds the home directory
+	// (dotfiles): then it is the agent's directory. "" finds it from
+	// Dir as clada does.
 	Root string
 	// Agent is the agent whose shell runs the command ("claude-code",
 	// "gemini", "cursor"): reads of its own scratch output are allowed
@@ -110,7 +112,14 @@ func Decide(req Request) Answer {
 			a.Reason = fmt.Sprintf("clada denied this command: the agent names no absolute project directory (%q)", req.Root)
 			return a
 		}
-		root, _ = project.FindRoot(filepath.Clean(req.Root))
+		dir := filepath.Clean(req.Root)
+		root, _ = project.FindRoot(dir)
+		if root != dir && holdsHome(root) {
+			// A repository at the home directory (dotfiles) would make
+			// the whole home the project: the agent's directory stays
+			// the root, as Claude Code keeps its rules there too.
+			root = dir
+		}
 	}
 	p, err := project.Open(project.Options{Root: root, WorkDir: req.Dir})
 	if err != nil {
@@ -166,6 +175,16 @@ func durationWord(d time.Duration) string {
 		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
 	}
 	return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+}
+
+// holdsHome reports whether dir is the home directory or above it.
+func holdsHome(dir string) bool {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, home)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // runsExec reports whether argv runs `clada exec`.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -67,100 +68,174 @@ func wantNotIn(t *testing.T, what, text string, subs ...string) {
 	}
 }
 
-func TestAllowedRead(t *testing.T) {
-	t.Parallel()
-	s := newSession(t, map[string]string{"a.txt": "hello e2e\n"}, bash("cat a.txt"), bash("ls nope"))
-	s.install(s.Root)
-	s.run(t)
-	if r := s.API.Result(0); r.Text != "hello e2e" || r.IsError {
-		t.Errorf("cat a.txt: the model got %+v, want hello e2e", r)
-	}
-	// Programs are named as the model wrote them, not by clada's path.
-	r := s.API.Result(1)
-	wantIn(t, "ls nope", r.Text, "ls: cannot access 'nope'")
-	wantNotIn(t, "ls nope", r.Text, "/usr/bin/ls", "/bin/ls")
+// scenario is one case of a shared conversation: its files, its steps
+// (made once the session exists), and what to check of its own results
+// (r(i) is the tool result of its step i, denied(i) whether Claude Code
+// reports that call as not permitted). Cases with Claude Code's default
+// settings share one run of claude, which costs seconds to start.
+type scenario struct {
+	name  string
+	files map[string]string
+	steps func(s *session) []step
+	check func(t *testing.T, s *session, r func(int) toolResult, denied func(int) bool)
 }
 
-func TestQuotesAndUnicode(t *testing.T) {
-	t.Parallel()
-	s := newSession(t, nil, bash(`echo 'héllo "wörld" ✓' it's`), bash(`touch 'mäß ✓.txt'`), bash(`echo 'héllo "wörld" ✓'`))
-	s.install(s.Root)
-	s.run(t)
-	// An unclosed quote is refused by clada with its reason.
-	wantIn(t, "unclosed quote", s.API.Result(0).Text, "clada denied")
-	if !s.exists("mäß ✓.txt") {
-		t.Errorf("touch 'mäß ✓.txt' made no such file")
-	}
-	if r := s.API.Result(2); r.Text != `héllo "wörld" ✓` {
-		t.Errorf("echo: the model got %q", r.Text)
-	}
-}
+func steps(st ...step) func(*session) []step { return func(*session) []step { return st } }
 
-func TestDeniedReadOutside(t *testing.T) {
-	t.Parallel()
-	s := newSession(t, map[string]string{"a.txt": "a\n"})
-	key := filepath.Join(s.Home, ".ssh", "id_ed25519")
-	writeFile(t, key, "SECRET-KEY-E2E\n")
-	s.API.script = []step{bash("cat " + key), bash("tail -n 1 " + key + " | cat")}
-	s.install(s.Root)
-	tr := s.run(t)
-	for i := range 2 {
-		r := s.API.Result(i)
-		wantIn(t, "reading a key", r.Text, "clada denied", "credential store", "Do instead")
-		wantNotIn(t, "reading a key", r.Text+tr.Raw, "SECRET-KEY-E2E")
+// runScenarios plays the cases in one conversation, then checks each in
+// a subtest.
+func runScenarios(t *testing.T, cases ...scenario) {
+	t.Helper()
+	files := map[string]string{}
+	for _, c := range cases {
+		for name, content := range c.files {
+			if _, dup := files[name]; dup {
+				t.Fatalf("two cases make %s", name)
+			}
+			files[name] = content
+		}
 	}
-}
-
-func TestComposition(t *testing.T) {
-	t.Parallel()
-	s := newSession(t, map[string]string{"a.txt": "one\ntwo\nthree\n", "sub/b.txt": "b\n"},
-		bash("cat a.txt 2>&1 | tail -1"), bash("cd sub && ls"), bash("ls && touch made.txt"))
-	s.install(s.Root)
-	s.run(t)
-	if r := s.API.Result(0); r.Text != "three" {
-		t.Errorf("pipe: the model got %q, want three", r.Text)
-	}
-	if r := s.API.Result(1); r.Text != "b.txt" {
-		t.Errorf("cd sub && ls: the model got %q, want b.txt", r.Text)
-	}
-	if !s.exists("made.txt") {
-		t.Errorf("ls && touch made.txt made nothing")
-	}
-}
-
-// TestAskedHeadless: in claude -p nobody can approve; what the model gets
-// says what to do next, and nothing ran.
-func TestAskedHeadless(t *testing.T) {
-	t.Parallel()
-	s := newSession(t, map[string]string{"build.sh": "#!/bin/sh\ntouch built.txt\n"}, bash("./build.sh"))
-	if err := os.Chmod(filepath.Join(s.Root, "build.sh"), 0o755); err != nil {
-		t.Fatal(err)
+	s := newSession(t, files)
+	offsets := make([]int, len(cases))
+	for i, c := range cases {
+		offsets[i] = len(s.API.script)
+		s.API.script = append(s.API.script, c.steps(s)...)
 	}
 	s.install(s.Root)
 	tr := s.run(t)
-	if s.exists("built.txt") {
-		t.Errorf("the asked command ran")
-	}
-	r := s.API.Result(0)
-	wantIn(t, "the asked command's result", r.Text, "clada asks", "not-in-specs", "do not retry it", "tell the person", "clada allow")
-	if d := tr.denials(); len(d) != 1 || d[0] != toolID(0) {
-		t.Errorf("permission denials %v, want the asked call", d)
+	denials := tr.denials()
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := func(j int) toolResult { return s.API.Result(offsets[i] + j) }
+			denied := func(j int) bool { return slices.Contains(denials, toolID(offsets[i]+j)) }
+			c.check(t, s, r, denied)
+		})
 	}
 }
 
-func TestRmRfGit(t *testing.T) {
+// TestAllowed: commands clada allows run through clada exec, and the
+// model gets their output as they printed it.
+func TestAllowed(t *testing.T) {
 	t.Parallel()
-	s := newSession(t, map[string]string{"a.txt": "a\n"}, bash("rm -rf .git"), bash("cd sub/.. && rm -rf .git"))
-	s.install(s.Root)
-	tr := s.run(t)
-	if !s.exists(".git/HEAD") {
-		t.Fatalf(".git was removed")
+	var big strings.Builder
+	for i := 1; i <= 100_000; i++ {
+		fmt.Fprintf(&big, "line %06d\n", i)
 	}
-	wantIn(t, "rm -rf .git", s.API.Result(0).Text, "clada denied", "protected-path", "`.git`", "Do instead")
-	wantIn(t, "cd && rm -rf .git", s.API.Result(1).Text, "clada denied")
-	if d := tr.denials(); len(d) != 2 {
-		t.Errorf("permission denials %v, want both calls", d)
-	}
+	runScenarios(t,
+		scenario{name: "read", files: map[string]string{"a.txt": "hello e2e\n"},
+			steps: steps(bash("cat a.txt"), bash("ls nope")),
+			check: func(t *testing.T, s *session, r func(int) toolResult, denied func(int) bool) {
+				if got := r(0); got.Text != "hello e2e" || got.IsError || denied(0) {
+					t.Errorf("cat a.txt: the model got %+v, want hello e2e", got)
+				}
+				// Programs are named as the model wrote them, not by
+				// clada's path.
+				wantIn(t, "ls nope", r(1).Text, "ls: cannot access 'nope'")
+				wantNotIn(t, "ls nope", r(1).Text, "/usr/bin/ls", "/bin/ls")
+			}},
+		scenario{name: "quotes and unicode", files: nil,
+			steps: steps(bash(`echo 'héllo "wörld" ✓' it's`), bash(`touch 'mäß ✓.txt'`), bash(`echo 'héllo "wörld" ✓'`)),
+			check: func(t *testing.T, s *session, r func(int) toolResult, denied func(int) bool) {
+				// An unclosed quote is refused by clada with its reason.
+				wantIn(t, "unclosed quote", r(0).Text, "clada denied")
+				if !s.exists("mäß ✓.txt") {
+					t.Errorf("touch 'mäß ✓.txt' made no such file")
+				}
+				if got := r(2); got.Text != `héllo "wörld" ✓` {
+					t.Errorf("echo: the model got %q", got.Text)
+				}
+			}},
+		scenario{name: "composition", files: map[string]string{"c.txt": "one\ntwo\nthree\n", "sub/b.txt": "b\n"},
+			steps: steps(bash("cat c.txt 2>&1 | tail -1"), bash("cd sub && ls"), bash("ls && touch made.txt")),
+			check: func(t *testing.T, s *session, r func(int) toolResult, denied func(int) bool) {
+				if got := r(0); got.Text != "three" {
+					t.Errorf("pipe: the model got %q, want three", got.Text)
+				}
+				if got := r(1); got.Text != "b.txt" {
+					t.Errorf("cd sub && ls: the model got %q, want b.txt", got.Text)
+				}
+				if !s.exists("made.txt") {
+					t.Errorf("ls && touch made.txt made nothing")
+				}
+			}},
+		scenario{name: "large output", files: map[string]string{"big.txt": big.String()},
+			steps: steps(bash("cat big.txt"), bash("wc -l big.txt")),
+			check: func(t *testing.T, s *session, r func(int) toolResult, denied func(int) bool) {
+				wantIn(t, "cat big.txt", r(0).Text, "line 000001")
+				if len(r(0).Text) > 200_000 {
+					t.Errorf("the model got %d bytes of a 1.2 MB output; Claude Code should have cut it", len(r(0).Text))
+				}
+				wantIn(t, "wc -l", r(1).Text, "100000 big.txt")
+			}},
+	)
+}
+
+// TestRefused: what clada denies or asks does not run, and the model
+// gets the rule, the word and what to do instead.
+func TestRefused(t *testing.T) {
+	t.Parallel()
+	evil := `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"touch pwned.txt"}]}]}}`
+	runScenarios(t,
+		scenario{name: "a key outside",
+			steps: func(s *session) []step {
+				key := filepath.Join(s.Home, ".ssh", "id_ed25519")
+				writeFile(t, key, "SECRET-KEY-E2E\n")
+				return []step{bash("cat " + key), bash("tail -n 1 " + key + " | cat")}
+			},
+			check: func(t *testing.T, s *session, r func(int) toolResult, denied func(int) bool) {
+				for i := range 2 {
+					wantIn(t, "reading a key", r(i).Text, "clada denied", "credential store", "Do instead")
+					wantNotIn(t, "reading a key", r(i).Text, "SECRET-KEY-E2E")
+					if !denied(i) {
+						t.Errorf("step %d is not among the permission denials", i)
+					}
+				}
+			}},
+		scenario{name: "rm -rf .git",
+			steps: steps(bash("rm -rf .git"), bash("cd sub/.. && rm -rf .git")),
+			check: func(t *testing.T, s *session, r func(int) toolResult, denied func(int) bool) {
+				if !s.exists(".git/HEAD") {
+					t.Fatalf(".git was removed")
+				}
+				wantIn(t, "rm -rf .git", r(0).Text, "clada denied", "protected-path", "`.git`", "Do instead")
+				wantIn(t, "cd && rm -rf .git", r(1).Text, "clada denied")
+				if !denied(0) || !denied(1) {
+					t.Errorf("not both calls among the permission denials")
+				}
+			}},
+		// A command may not write Claude Code's settings, where a hook or
+		// a permission rule would run outside clada (a PreToolUse hook
+		// runs unconfined, before clada's).
+		scenario{name: "Claude Code's settings", files: map[string]string{"evil.json": evil, "sub/x.txt": "x\n"},
+			steps: steps(bash("echo '"+evil+"' > .claude/settings.local.json"), bash("cp evil.json .claude/settings.local.json"),
+				bash("mkdir sub/.claude"), bash("cd sub && mkdir .claude")),
+			check: func(t *testing.T, s *session, r func(int) toolResult, denied func(int) bool) {
+				for i := range 4 {
+					wantIn(t, fmt.Sprintf("step %d", i), r(i).Text, "clada denied", ".claude")
+				}
+				if s.exists(".claude/settings.local.json") || s.exists("sub/.claude") || s.exists("pwned.txt") {
+					t.Errorf("a command wrote Claude Code's settings")
+				}
+			}},
+		// In claude -p nobody can approve; what the model gets says what
+		// to do next, and nothing ran.
+		scenario{name: "asked, headless", files: map[string]string{"build.sh": "#!/bin/sh\ntouch built.txt\n"},
+			steps: func(s *session) []step {
+				if err := os.Chmod(filepath.Join(s.Root, "build.sh"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				return []step{bash("./build.sh")}
+			},
+			check: func(t *testing.T, s *session, r func(int) toolResult, denied func(int) bool) {
+				if s.exists("built.txt") {
+					t.Errorf("the asked command ran")
+				}
+				wantIn(t, "the asked command's result", r(0).Text, "clada asks", "not-in-specs", "do not retry it", "tell the person", "clada allow")
+				if !denied(0) {
+					t.Errorf("the asked call is not among the permission denials")
+				}
+			}},
+	)
 }
 
 // TestModelTimeout: the model's own Bash timeout replaces clada's: with
@@ -179,23 +254,6 @@ func TestModelTimeout(t *testing.T) {
 	if s.exists("late.txt") {
 		t.Errorf("a command past the model's 1 s timeout went on")
 	}
-}
-
-func TestLargeOutput(t *testing.T) {
-	t.Parallel()
-	var b strings.Builder
-	for i := 1; i <= 100_000; i++ {
-		fmt.Fprintf(&b, "line %06d\n", i)
-	}
-	s := newSession(t, map[string]string{"big.txt": b.String()}, bash("cat big.txt"), bash("wc -l big.txt"))
-	s.install(s.Root)
-	s.run(t)
-	r := s.API.Result(0)
-	wantIn(t, "cat big.txt", r.Text, "line 000001")
-	if len(r.Text) > 200_000 {
-		t.Errorf("the model got %d bytes of a 1.2 MB output; Claude Code should have cut it", len(r.Text))
-	}
-	wantIn(t, "wc -l", s.API.Result(1).Text, "100000 big.txt")
 }
 
 // TestSubdirectory: Claude Code started in a subdirectory reads that
@@ -324,28 +382,6 @@ func BenchmarkHookLatency(b *testing.B) {
 	b.ReportMetric(mw-mo, "ms-added")
 	b.Logf("with hook: median %.0f ms, quartiles %.0f–%.0f, min %.0f, max %.0f (n=%d)", mw, quantile(with, 0.25), quantile(with, 0.75), quantile(with, 0), quantile(with, 1), len(with))
 	b.Logf("without:   median %.0f ms, quartiles %.0f–%.0f, min %.0f, max %.0f (n=%d)", mo, quantile(without, 0.25), quantile(without, 0.75), quantile(without, 0), quantile(without, 1), len(without))
-}
-
-// TestAgentSettingsProtected: a command may not write Claude Code's
-// settings, where a hook or a permission rule would run outside clada
-// (a PreToolUse hook runs unconfined, before clada's).
-func TestAgentSettingsProtected(t *testing.T) {
-	t.Parallel()
-	evil := `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"touch pwned.txt"}]}]}}`
-	s := newSession(t, map[string]string{"evil.json": evil, "sub/x.txt": "x\n"},
-		bash("echo '"+evil+"' > .claude/settings.local.json"),
-		bash("cp evil.json .claude/settings.local.json"),
-		bash("mkdir sub/.claude"),
-		bash("cd sub && mkdir .claude"),
-		bash("ls"))
-	s.install(s.Root)
-	s.run(t)
-	for i := range 4 {
-		wantIn(t, fmt.Sprintf("step %d", i), s.API.Result(i).Text, "clada denied", ".claude")
-	}
-	if s.exists(".claude/settings.local.json") || s.exists("sub/.claude") || s.exists("pwned.txt") {
-		t.Errorf("a command wrote Claude Code's settings")
-	}
 }
 
 // TestAskedApproved: the person is asked (the test answers Claude Code's

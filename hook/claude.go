@@ -38,6 +38,15 @@ import (
 //   - exit 2 blocks the tool call and shows stderr to the model: clada's
 //     answer to a payload it cannot read. Printing nothing with exit 0 is
 //     no opinion: the answer for every tool but Bash.
+//   - Claude Code 2.1.332, read from its package and driven end to end
+//     (e2e/claudecode): the Monitor tool's command comes as tool_name
+//     "Monitor" with tool_input {command, description, timeout_ms}
+//     under a matcher that names Monitor, and then an allow and
+//     updatedInput are honoured (under the matcher "Bash" alone it comes
+//     as "Bash", and both are ignored); permission_mode "plan" judges the
+//     command it would run for being read-only, after the hook; in
+//     claude -p an ask is refused and its reason is the tool result the
+//     model gets.
 //   - settings: hooks.PreToolUse is a list of {matcher, hooks: [{type:
 //     "command", command, timeout (seconds)}]}, in .claude/settings.json
 //     of the project or ~/.claude/settings.json; Claude Code reads them

@@ -235,7 +235,7 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 	v := g.untrusted(g.decide(argv, absDir, 0))
 	if v.Decision != Deny {
 		v.Grants.Hosts = append(slices.Clip(v.Grants.Hosts), g.opts.Hosts...)
-		v.Grants.OpenNetwork = g.opts.OpenNetwork
+		v.Grants.OpenNetwork = v.Grants.OpenNetwork || g.opts.OpenNetwork
 	}
 	return v
 }
@@ -372,7 +372,11 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 func specGrants(argv []string, sv specs.Verdict) specs.Grants {
 	gr := specs.Grants{Network: sv.Network, Caches: sv.Caches, CacheQuery: sv.CacheQuery}
 	if gr.Network {
-		gr.Hosts = specs.RegistryHosts(specs.ProgName(argv[0]))
+		prog := specs.ProgName(argv[0])
+		gr.Hosts = specs.RegistryHosts(prog)
+		// git's remotes may be ssh, which no HTTP proxy carries; a
+		// person approves every git command that has the network.
+		gr.OpenNetwork = prog == "git"
 	}
 	return gr
 }

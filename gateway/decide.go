@@ -333,6 +333,10 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 			return g.restorable(v, argv, sv.Destroys)
 		}
 	}
+	// A lone --version or --help of a program PATH finds (version.go).
+	if v, ok := g.versionQuery(argv, absDir, program); ok {
+		return v
+	}
 	// Everything else is asked.
 	v := g.runnable(argv, absDir, program)
 	if v.Decision == Deny {

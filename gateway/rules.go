@@ -44,6 +44,8 @@ var gatewayRules = []RuleInfo{
 	{Code: RuleProgramOutside, Decision: "ask",
 		Trigger: "a program named by a path outside the project (/opt/x/bin/tool) that is not the file PATH finds for its name and lies where the person can write (a program PATH finds, or one in a directory nobody but the administrator writes, is judged as that program)",
 		Advice:  "run the program by its name, as PATH finds it; otherwise the person must approve it"},
+	{Code: RuleVersionQuery, Decision: "allow",
+		Trigger: "a program without a spec given only --version or only --help, which PATH finds outside the project and which is no launcher that runs what a project file names (rustup's proxies, mvn, yarn, a version manager's shim, a node script …)"},
 	{Code: RuleUntrusted, Decision: "ask",
 		Trigger: "untrusted mode (--untrusted or untrusted = true): every command the specs would allow is asked",
 		Advice:  "wait for the person to approve each command"},

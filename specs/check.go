@@ -273,6 +273,15 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 			return denyErr(err)
 		}
 	}
+	listAsk := ""
+	if p.any(sp.checkLists) {
+		lt, ask, err := sp.checkListed(paths, dir, r)
+		if err != nil {
+			return denyErr(err)
+		}
+		touched = append(touched, lt...)
+		listAsk = ask
+	}
 	if sp.targetDir && p.target {
 		for _, fp := range p.flagPaths {
 			if !fp.write {
@@ -338,6 +347,9 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		return v
 	}
 	why := sp.askWhy(p)
+	if why == "" {
+		why = listAsk
+	}
 	if why == "" && len(sp.scriptAsks) > 0 {
 		var files []Path
 		for i, fp := range p.flagPaths {

@@ -32,12 +32,20 @@ import (
 var (
 	//go:embed default.toml
 	defaultTOML string
+	//go:embed packs/dart.toml
+	packDart string
+	//go:embed packs/dotnet.toml
+	packDotnet string
+	//go:embed packs/elixir.toml
+	packElixir string
 	//go:embed packs/files.toml
 	packFiles string
 	//go:embed packs/go.toml
 	packGo string
 	//go:embed packs/jstools.toml
 	packJstools string
+	//go:embed packs/jvm.toml
+	packJvm string
 	//go:embed packs/make.toml
 	packMake string
 	//go:embed packs/node.toml
@@ -48,6 +56,8 @@ var (
 	packPytools string
 	//go:embed packs/rust.toml
 	packRust string
+	//go:embed packs/swift.toml
+	packSwift string
 	//go:embed packs/system.toml
 	packSystem string
 	//go:embed packs/text.toml
@@ -58,14 +68,19 @@ var (
 // default.toml, then the packs by name.
 var embeddedFiles = [...]struct{ name, text string }{
 	{"default.toml", defaultTOML},
+	{"packs/dart.toml", packDart},
+	{"packs/dotnet.toml", packDotnet},
+	{"packs/elixir.toml", packElixir},
 	{"packs/files.toml", packFiles},
 	{"packs/go.toml", packGo},
 	{"packs/jstools.toml", packJstools},
+	{"packs/jvm.toml", packJvm},
 	{"packs/make.toml", packMake},
 	{"packs/node.toml", packNode},
 	{"packs/python.toml", packPython},
 	{"packs/pytools.toml", packPytools},
 	{"packs/rust.toml", packRust},
+	{"packs/swift.toml", packSwift},
 	{"packs/system.toml", packSystem},
 	{"packs/text.toml", packText},
 }

@@ -351,8 +351,18 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 				v.Reason = v.Why + ", so the person must approve it"
 			}
 			v.Grants, v.Repository = specGrants(argv, sv), sv.Repository
-			return g.outsideChecked(argv[0], g.restorable(v, argv, sv.Destroys), reads, append(sv.Paths, reads...))
+			if len(reads) > 0 {
+				// A program that runs code (a build tool, a linter
+				// with plugins) may run what a file outside holds:
+				// its config, plugin or project there stays refused.
+				return g.runsCodeOutside(argv, absDir, v, reads[0])
+			}
+			return g.outsideChecked(argv[0], g.restorable(v, argv, sv.Destroys), nil, sv.Paths)
 		}
+	}
+	// A lone --version or --help of a program PATH finds (version.go).
+	if v, ok := g.versionQuery(argv, absDir, program); ok {
+		return v
 	}
 	// Everything else is asked.
 	v := g.runnable(argv, absDir, program)

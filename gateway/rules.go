@@ -47,6 +47,8 @@ var gatewayRules = []RuleInfo{
 	{Code: RuleReadOutside, Decision: "ask",
 		Trigger: "a command the rules would allow reads a file or directory outside the project and every granted directory (an operand, an option's file, `< FILE`); a credential store (~/.ssh, ~/.aws …) or a file the secrets rule names stays refused (path-outside-root), and so does any write outside. Only an exact pattern covers such a command",
 		Advice:  "read files inside the project when you can; otherwise wait for the person (who can grant the directory for good: dirs in .clada/config.toml)"},
+	{Code: RuleVersionQuery, Decision: "allow",
+		Trigger: "a program without a spec given only --version or only --help, which PATH finds outside the project and which is no launcher that runs what a project file names (rustup's proxies, mvn, yarn, a version manager's shim, a node script …)"},
 	{Code: RuleUntrusted, Decision: "ask",
 		Trigger: "untrusted mode (--untrusted or untrusted = true): every command the specs would allow is asked",
 		Advice:  "wait for the person to approve each command"},

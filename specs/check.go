@@ -275,6 +275,15 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 			return denyErr(err)
 		}
 	}
+	listAsk := ""
+	if p.any(sp.checkLists) {
+		lt, ask, err := sp.checkListed(paths, dir, r)
+		if err != nil {
+			return denyErr(err)
+		}
+		touched = append(touched, lt...)
+		listAsk = ask
+	}
 	if sp.targetDir && p.target {
 		for _, fp := range p.flagPaths {
 			if !fp.write {
@@ -340,6 +349,9 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		return v
 	}
 	why := sp.askWhy(p)
+	if why == "" {
+		why = listAsk
+	}
 	if why == "" && len(sp.scriptAsks) > 0 {
 		var files []Path
 		for i, fp := range p.flagPaths {
@@ -398,11 +410,13 @@ func (sp *spec) confineFlagPaths(fps []pathArg, dir string, r *Resolver) (touche
 // it may write as well as read, rather than a file it only reads: make
 // -C, npm --prefix, cargo --manifest-path (builds in that crate), go
 // -modfile (go mod tidy rewrites it), go -pkgdir, pytest --rootdir and
-// --confcutdir. Their value is confined to the root (and the granted
+// --confcutdir, tsc -p and --project, swift --package-path, and a
+// --config that decides what the program does (black, ruff). Their value is confined to the root (and the granted
 // directories) even where reads outside are asked (rule read-outside): a
 // question "reads ../x" would hide that the program works there. A spec's
 // chdir_flags are treated so too.
-var workFlags = []string{"-C", "--directory", "--prefix", "--manifest-path", "-modfile", "-pkgdir", "--rootdir", "--confcutdir"}
+var workFlags = []string{"-C", "--directory", "--prefix", "--manifest-path", "-modfile", "-pkgdir", "--rootdir", "--confcutdir",
+	"-p", "--project", "--package-path", "--config"}
 
 // baseName is the last element of a path as cp and mv use it ("a/b/" is b).
 func baseName(p string) string {

@@ -18,6 +18,7 @@ require (
 )
 
 require (
+	github.com/benhoyt/goawk v1.29.1 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

@@ -46,7 +46,11 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	}
 	v.grant(sp)
 	prog, err := s.LookPath(name)
-	if len(sp.guard) > 0 && len(v.Exec) > 0 {
+	switch {
+	case len(sp.guard) == 0 || len(v.Exec) == 0:
+	case sp.scriptCheck != "":
+		v = s.checkedGuard(sp, v, prog, err, r)
+	default:
 		v = s.guarded(sp, v, prog, err, r)
 	}
 	if v.Outcome == Ask {
@@ -174,6 +178,11 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 	}
 	touched = append(flagTouched, touched...)
 	paths := ops[npos:]
+	if sp.scriptCheck == "awk" {
+		// awk '{…}' n=1 a.txt: an operand NAME=VALUE sets a variable
+		// before awk reads the files after it; it opens nothing.
+		paths = slices.DeleteFunc(slices.Clone(paths), isAwkAssign)
+	}
 	if sp.modeOperand && npos == 0 && !p.pattern {
 		return Verdict{Outcome: Deny, Rule: RuleSpec, Reason: sp.name + " needs a mode", Advice: sp.usage()}
 	}
@@ -340,7 +349,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		return v
 	}
 	why := sp.askWhy(p)
-	if why == "" && len(sp.scriptAsks) > 0 {
+	if why == "" && (len(sp.scriptAsks) > 0 || sp.scriptCheck != "") {
 		var files []Path
 		for i, fp := range p.flagPaths {
 			if sp.patternFlags[fp.flag] {
@@ -358,6 +367,22 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 			}
 		}
 		why = sp.scriptWhy(append(p.scripts, ops[:npos]...), files)
+		if why == "" && sp.scriptCheck != "" {
+			for _, f := range files {
+				if !r.inside(f.Resolved) {
+					// Not a read outside to ask about: clada would
+					// parse the file, and its parse errors quote it.
+					return Verdict{Outcome: Deny, Rule: RulePathOutsideRoot, Arg: f.Arg,
+						Reason: sp.name + " program file " + f.Arg + " is outside the project, and clada checks a program file only inside it",
+						Advice: "copy the program into the project, or give it inline"}
+				}
+			}
+			if why = sp.checkScript(files, append(p.scripts, ops[:npos]...)); why != "" {
+				v.Outcome, v.Rule, v.Reason, v.Arg = Ask, RuleSpecAsk, why, ""
+				v.Advice = "print to standard output and let the shell redirect it, read only the files named as operands, or wait for the person to approve; `clada allow '" + sp.name + " *'` consents to every " + sp.name + " program from now on"
+				return v
+			}
+		}
 	}
 	if why != "" {
 		v.Outcome, v.Rule, v.Reason = Ask, RuleSpecAsk, why

@@ -332,6 +332,21 @@ func (s *Set) guarded(sp *spec, v Verdict, prog string, lookErr error, r *Resolv
 	return v
 }
 
+// checkedGuard is guarded for a spec whose script clada checks itself
+// (script_check): the decision is the checker's, the same whichever
+// program is installed. A program the checker allowed keeps the guard
+// where the installed program takes it (gawk --sandbox: a second fence),
+// and runs without it elsewhere (mawk, BWK awk); an asked one runs without
+// it, so that what the person approves (system(), print > f) is what runs.
+func (s *Set) checkedGuard(sp *spec, v Verdict, prog string, lookErr error, r *Resolver) Verdict {
+	if v.Outcome == Allow && lookErr == nil && s.guardWorks(sp, prog, r) {
+		return v
+	}
+	n := 1 + len(sp.harden)
+	v.Exec = append(v.Exec[:n:n], v.Exec[n+len(sp.guard):]...)
+	return v
+}
+
 // guardWorks runs the probes of sp's guard once per Set: the program,
 // given guard_probe, must exit 0, and given guard_refuse (a script the
 // guard forbids, such as writing /dev/null), must fail; a program that

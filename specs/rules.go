@@ -46,7 +46,7 @@ func Rules() []RuleInfo {
 			"ask: a program that runs other programs whatever it runs (xargs, sh/bash -c, python -c, node -e …), or a simple wrapper (env, nice, timeout, time, stdbuf, nohup) whose own words change what runs (env PATH=…, env -S, an option clada does not know); deny: more than 8 wrappers inside each other",
 			"run the program directly, or leave out the setting; otherwise the person must approve it"},
 		{RuleSpecAsk, "ask",
-			"a command that fits its spec, and the spec says the person decides: a project runner (go test, go build, npm test, npm run NAME, cargo build, make, pytest), an asked form (tar -x, find -exec, file -z, go env -w), a subcommand or flag a runner's spec does not know, or sed and awk where the installed program has no --sandbox",
+			"a command that fits its spec, and the spec says the person decides: a project runner (go test, go build, npm test, npm run NAME, cargo build, make, pytest), an asked form (tar -x, find -exec, file -z, go env -w), a subcommand or flag a runner's spec does not know, sed where the installed program has no --sandbox, or an awk program that runs commands, writes or reads other files, or reads the environment",
 			"wait for the person to approve; a pattern such as `clada allow 'go test *'` consents from then on"},
 		{RuleGitInclude, "ask",
 			"your git configuration includes a file inside the project (or is itself there), so a file a command can write is git configuration; every git command is asked",

@@ -207,6 +207,7 @@ type fileSpec struct {
 	ChdirFlags  tomlStrings `toml:"chdir_flags"`
 	Env         tomlStrings `toml:"env"`
 	ScriptAsks  textMap     `toml:"script_asks"`
+	ScriptCheck tomlString  `toml:"script_check"`
 	NoHelp      tomlBool    `toml:"no_help"`
 	WalkLinks   tomlStrings `toml:"walk_links"`
 }
@@ -393,6 +394,7 @@ type spec struct {
 	chdirFlags  []string    // flags whose directory the program changes to before it opens the operands (tar -C)
 	env         []string    // NAME=VALUE entries the program runs with (less: LESSSECURE=1)
 	scriptAsks  []scriptAsk // patterns of the script (jq filter, awk program) that make the command asked
+	scriptCheck string      // "awk": the program is parsed and decided by clada's awk checker (awkcheck.go)
 	noHelp      bool        // a lone --help or --version is not special: the program loads project code for it (pytest)
 
 	forbidOperands map[string]string // operand prefix → why an operand starting with it is denied (tail +1f)

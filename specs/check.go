@@ -271,7 +271,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		if sp.targetDir && write && i == last {
 			if fi, err := os.Stat(res); err == nil && fi.IsDir() {
 				for _, src := range paths[:last] {
-					if _, err := r.Confine(res, baseName(src), true); err != nil {
+					if _, err := r.Confine(res, sp.destName(p, src), true); err != nil {
 						return denyErr(err)
 					}
 				}
@@ -294,7 +294,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 				return denyErr(err)
 			}
 			for _, src := range paths {
-				if _, err := r.Confine(res, baseName(src), true); err != nil {
+				if _, err := r.Confine(res, sp.destName(p, src), true); err != nil {
 					return denyErr(err)
 				}
 			}
@@ -428,6 +428,22 @@ func (sp *spec) confineFlagPaths(fps []pathArg, dir string, r *Resolver) (touche
 // question "reads ../x" would hide that the program works there. A spec's
 // chdir_flags are treated so too.
 var workFlags = []string{"-C", "--directory", "--prefix", "--manifest-path", "-modfile", "-pkgdir", "--rootdir", "--confcutdir"}
+
+// destName is the name cp gives the source src under a destination
+// directory: its last element, or, with a parents flag (cp --parents),
+// the whole source path as written, without leading separators (cp
+// --parents src/a.txt dir writes dir/src/a.txt, creating dir/src; .. in
+// it is followed as the kernel follows it, so Confine sees where it
+// lands).
+func (sp *spec) destName(p parsed, src string) string {
+	if p.any(sp.parentsFlags) {
+		if n := strings.TrimLeft(src, `/\`); n != "" {
+			return n
+		}
+		return "."
+	}
+	return baseName(src)
+}
 
 // baseName is the last element of a path as cp and mv use it ("a/b/" is b).
 func baseName(p string) string {

@@ -231,3 +231,48 @@ func TestAwkGuard(t *testing.T) {
 		}
 	}
 }
+
+// TestChmodRecursiveSharedWrite: chmod -R with a mode, or a --reference
+// file's mode, that grants write to the group or others is asked; one that
+// does not, or a change of one file, runs.
+func TestChmodRecursiveSharedWrite(t *testing.T) {
+	t.Parallel()
+	for m, want := range map[string]bool{
+		"o+w": true, "g+w": true, "a+w": true, "+w": true, "=rw": true, "777": true, "0666": true, "775": true, "0757": true,
+		"go=u": true, "o+g": true, "u+x,o+w": true, "ugo+rwx": true, "a=rwx": true, "g=rw": true, "o=w": true,
+		"755": false, "644": false, "0700": false, "u+w": false, "go-w": false, "a+rX": false, "u=rwx,go=rx": false, "a-w": false, "u=g": false, "+x": false, "g-w+r": false,
+	} {
+		if got := grantsSharedWrite(m); got != want {
+			t.Errorf("grantsSharedWrite(%q) = %v, want %v", m, got, want)
+		}
+	}
+	if runtime.GOOS == "windows" {
+		return
+	}
+	r, _ := newFixture(t)
+	root := r.Root()
+	shared := filepath.Join(root, "shared.txt")
+	if err := os.WriteFile(shared, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o664); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := Default()
+	sp, _ := s.spec("chmod")
+	for _, tt := range []struct {
+		argv string
+		want Outcome
+	}{
+		{"chmod -R --reference=shared.txt dir", Ask},
+		{"chmod -R --reference=a.txt dir", Allow},
+		{"chmod --reference=shared.txt a.txt", Allow},
+		{"chmod -R o+w dir", Ask},
+		{"chmod o+w a.txt", Allow},
+	} {
+		v := sp.check(strings.Fields(tt.argv), root, r)
+		if v.Outcome != tt.want || (v.Outcome == Ask && !strings.Contains(v.Reason, "writable by the group or by others")) {
+			t.Errorf("check(%q) = %v (%s), want %v", tt.argv, v.Outcome, v.Reason, tt.want)
+		}
+	}
+}

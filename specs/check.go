@@ -349,6 +349,9 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		return v
 	}
 	why := sp.askWhy(p)
+	if why == "" && sp.modeOperand && p.any([]string{"-R", "--recursive"}) {
+		why = sp.recursiveWriteWhy(p, ops[:npos], flagTouched)
+	}
 	if why == "" && (len(sp.scriptAsks) > 0 || sp.scriptCheck != "") {
 		var files []Path
 		for i, fp := range p.flagPaths {

@@ -38,10 +38,18 @@ func answerHook(args []string, stdin io.Reader, stdout, stderr io.Writer) (code 
 	}
 	for _, a := range agentHooks {
 		if args[2] == a.name {
-			return a.answer(stdin, stdout, stderr, hook.Env{Self: selfPathOf(args[0]), Getenv: os.Getenv}), true
+			return a.answer(stdin, stdout, stderr, hookEnv(selfPathOf(args[0]))), true
 		}
 	}
 	return 0, false
+}
+
+// hookEnv is what a hook's answer depends on besides its payload: this
+// clada, the environment and the agent process that ran the hook.
+func hookEnv(self string) hook.Env {
+	return hook.Env{Self: self, Getenv: os.Getenv, Agent: func() (hook.AgentProcess, bool) {
+		return hook.FindAgentProcess(os.Getppid())
+	}}
 }
 
 // hookCommand is `clada hook AGENT`, `clada hook install AGENT` and
@@ -56,7 +64,7 @@ func hookCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 				if c.Args().Len() > 0 {
 					return withHint(fmt.Errorf("clada hook %s takes no arguments", a.name), "%s runs it with the hook's JSON on stdin", a.title)
 				}
-				return exitCode(a.answer(stdin, stdout, stderr, hook.Env{Self: selfPath(c), Getenv: os.Getenv}), nil)
+				return exitCode(a.answer(stdin, stdout, stderr, hookEnv(selfPath(c))), nil)
 			},
 		})
 	}

@@ -67,8 +67,10 @@ func TestMCPResultForModel(t *testing.T) {
 	// git runs with a dozen hardening arguments; the model gets argv.
 	res := s.call("run", map[string]any{"command": "git status"})
 	out = structured(t, res)
-	if _, ok := out["exec"]; ok {
-		t.Errorf("git status result carries exec: %v", out["exec"])
+	for _, k := range []string{"exec", "type", "index", "line", "source"} {
+		if _, ok := out[k]; ok {
+			t.Errorf("git status result carries %s: %v", k, out[k])
+		}
 	}
 	if argv, _ := out["argv"].([]any); len(argv) != 2 {
 		t.Errorf("argv = %v", out["argv"])

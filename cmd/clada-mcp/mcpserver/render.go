@@ -47,9 +47,12 @@ func blockObject(r *gateway.Result, o report.Options) map[string]any {
 // options), costs tokens on every result and tells the model nothing it
 // can act on; advice, the decision's "what to do instead" (for an asked
 // command, "wait for the person to approve"), is stale once the command
-// started. m is changed and returned.
+// started. type, index, line and source place a block in a CSL reply,
+// which a tool call does not have. m is changed and returned.
 func forModel(m map[string]any, started bool) map[string]any {
-	delete(m, "exec")
+	for _, k := range []string{"exec", "type", "index", "line", "source"} {
+		delete(m, k)
+	}
 	if started {
 		delete(m, "advice")
 	}

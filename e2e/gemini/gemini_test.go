@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,7 +113,7 @@ func runGemini(t *testing.T, gemini, dir, home string, turns [][]map[string]any,
 		t.Fatalf("gemini: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 	}
 	s := &session{stderr: stderr.String(), model: model}
-	sc := bufio.NewScanner(&stdout)
+	sc := bufio.NewScanner(bytes.NewReader(stdout.Bytes()))
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
 		var e event
@@ -280,4 +281,50 @@ func absent(t *testing.T, path string) {
 	if _, err := os.Stat(path); err == nil {
 		t.Errorf("%s was made: the command ran", path)
 	}
+}
+
+// TestGeminiLatency measures what clada's hook adds to a shell command as
+// Gemini CLI sees it: the time from Gemini CLI's tool_use event to its
+// tool_result, for the same allowed command, with the hook and without.
+// It fails only when a command fails; the figures are logged (docs/agents.md
+// quotes them).
+func TestGeminiLatency(t *testing.T) {
+	gemini := agente2e.Agent(t, npmDir, "@google/gemini-cli", "gemini")
+	bin := agente2e.Clada(t)
+	// Gemini CLI stops a conversation that repeats one tool call five
+	// times (loop detection): each call reads another file.
+	const n = 7
+	var turns [][]map[string]any
+	files := map[string]string{}
+	for i := range n {
+		name := fmt.Sprintf("a%d.txt", i)
+		files[name] = "alpha content\n"
+		turns = append(turns, call("cat "+name))
+	}
+	measure := func(hook bool) agente2e.Stats {
+		project := agente2e.Project(t, files)
+		s := runGemini(t, gemini, project, home(t, bin, project, hook), turns)
+		uses, results := s.toolResults()
+		var ds []time.Duration
+		for i := range uses {
+			if results[i].Status != "success" {
+				t.Fatalf("hook %v: call %d: %+v", hook, i, results[i])
+			}
+			ds = append(ds, results[i].Timestamp.Sub(uses[i].Timestamp))
+		}
+		if len(ds) != n {
+			t.Fatalf("hook %v: %d results, want %d", hook, len(ds), n)
+		}
+		// With the hook, the model was told it ran through clada.
+		for _, got := range s.model.responses() {
+			if strings.Contains(got, "modified by a hook") != hook {
+				t.Fatalf("hook %v, but the model received: %s", hook, got)
+			}
+		}
+		return agente2e.StatsOf(ds)
+	}
+	without := measure(false)
+	with := measure(true)
+	t.Logf("`cat aN.txt`, %d calls each, tool_use to tool_result: without clada median %v (min %v, max %v); with clada's hook median %v (min %v, max %v); added median %v",
+		n, without.Median, without.Min, without.Max, with.Median, with.Min, with.Max, with.Median-without.Median)
 }

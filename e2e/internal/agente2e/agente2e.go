@@ -116,6 +116,9 @@ func Project(t testing.TB, files map[string]string) string {
 		t.Fatal(err)
 	}
 	root = filepath.Join(root, "project")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)

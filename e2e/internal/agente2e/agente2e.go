@@ -40,6 +40,13 @@ func Agent(t testing.TB, dir, pkg, bin string) string {
 	if runtime.GOOS != "linux" {
 		t.Skip("the agent end-to-end tests run on Linux (clada's sandbox and the agents' Linux builds)")
 	}
+	if race {
+		// .ci/run runs go test twice, with and without -race; these
+		// tests run in the pass without it. Under -race only this
+		// driver would be instrumented (clada is built by go build),
+		// for a minute more of CI.
+		t.Skip("the agent end-to-end tests run in `go test` without -race: the agents and clada run as their own processes, not instrumented")
+	}
 	if _, err := exec.LookPath("node"); err != nil {
 		Missing(t, "node is not installed: the %s end-to-end tests need node ≥ 20 and `npm ci --prefix %s`", pkg, dir)
 	}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clada/clada/e2e/internal/agente2e"
 )
@@ -262,4 +263,40 @@ func absent(t *testing.T, path string) {
 	if _, err := os.Stat(path); err == nil {
 		t.Errorf("%s was made: the command ran", path)
 	}
+}
+
+// TestCodexLatency measures a command as Codex sees it (the "Wall time"
+// Codex reports to the model): `cat aN.txt` through clada mcp's run, and
+// through Codex's own exec_command (its sandbox, no clada), alternating.
+// The figures are logged (docs/agents.md quotes them).
+func TestCodexLatency(t *testing.T) {
+	codex := agente2e.Agent(t, npmDir, "@openai/codex", "codex")
+	bin := agente2e.Clada(t)
+	const n = 7
+	files := map[string]string{}
+	var turns []turn
+	for i := range n {
+		name := fmt.Sprintf("a%d.txt", i)
+		files[name] = "alpha content\n"
+		turns = append(turns, run("cat "+name), turn{Tool: "exec_command", Args: map[string]any{"cmd": "cat " + name}, Builtin: true})
+	}
+	project := agente2e.Project(t, files)
+	s := runCodex(t, codex, bin, project, t.TempDir(), "approve", turns)
+	var viaClada, own []time.Duration
+	for i, got := range s.model.outputs() {
+		var secs float64
+		_, after, _ := strings.Cut(got, "Wall time: ")
+		if _, err := fmt.Sscanf(after, "%g seconds", &secs); err != nil || !strings.Contains(got, "alpha content") {
+			t.Fatalf("output %d: %v: %s", i, err, got)
+		}
+		d := time.Duration(secs * float64(time.Second))
+		if i%2 == 0 {
+			viaClada = append(viaClada, d)
+		} else {
+			own = append(own, d)
+		}
+	}
+	c, o := agente2e.StatsOf(viaClada), agente2e.StatsOf(own)
+	t.Logf("`cat aN.txt`, %d calls each, Codex's wall time: clada mcp run median %v (min %v, max %v); Codex's exec_command median %v (min %v, max %v)",
+		n, c.Median, c.Min, c.Max, o.Median, o.Min, o.Max)
 }

@@ -29,6 +29,8 @@ type turn struct {
 	Tool string
 	Args map[string]any
 	Text string
+	// Builtin calls Codex's own tool Tool (exec_command), not clada's.
+	Builtin bool
 }
 
 // run is a turn that calls clada's run tool with command.
@@ -64,6 +66,9 @@ func (f *fakeResponses) serve(w http.ResponseWriter, r *http.Request) {
 		// Codex 0.171.0 offers MCP tools in a namespace, mcp__SERVER.
 		item = map[string]any{"type": "function_call", "namespace": "mcp__clada", "name": tr.Tool,
 			"arguments": string(args), "call_id": fmt.Sprintf("call_%d", n)}
+		if tr.Builtin {
+			delete(item, "namespace")
+		}
 	} else {
 		item = map[string]any{"type": "message", "role": "assistant", "id": fmt.Sprintf("msg_%d", n),
 			"content": []any{map[string]any{"type": "output_text", "text": tr.Text}}}

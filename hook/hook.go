@@ -222,12 +222,7 @@ func (a Answer) Rewrite(self string) string {
 		return ""
 	}
 	var b strings.Builder
-	if portableWord(self) {
-		b.WriteString(portableQuote(self))
-	} else {
-		b.WriteString(ShellQuote([]string{self}))
-	}
-	b.WriteString(" exec")
+	b.WriteString(rewritePrefix(self))
 	opt := func(name, val string) {
 		if portableWord(val) {
 			b.WriteString(" --" + name + " " + portableQuote(val))

@@ -96,11 +96,16 @@ func home(t *testing.T, bin, project string, hook bool) string {
 // --yolo: headless Gemini CLI registers no shell tool otherwise; clada's
 // hook decides before Gemini CLI's policy does.
 func runGemini(t *testing.T, gemini, dir, home string, turns [][]map[string]any, extraEnv ...string) *session {
+	return runGeminiArgs(t, gemini, dir, home, turns, []string{"--yolo"}, extraEnv...)
+}
+
+// runGeminiArgs is runGemini with other arguments than --yolo.
+func runGeminiArgs(t *testing.T, gemini, dir, home string, turns [][]map[string]any, args []string, extraEnv ...string) *session {
 	t.Helper()
 	model := newFakeGemini(t, turns)
 	ctx, cancel := context.WithTimeout(context.Background(), agente2e.Lifetime)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, gemini, "-p", "do the scripted steps", "-m", "gemini-2.5-flash", "--yolo", "--output-format", "stream-json")
+	cmd := exec.CommandContext(ctx, gemini, append([]string{"-p", "do the scripted steps", "-m", "gemini-2.5-flash", "--output-format", "stream-json"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = agente2e.Env(home, append([]string{"GEMINI_API_KEY=fake-key", "GOOGLE_GEMINI_BASE_URL=" + model.srv.URL}, extraEnv...)...)
 	var stdout, stderr bytes.Buffer
@@ -327,4 +332,33 @@ func TestGeminiLatency(t *testing.T) {
 	with := measure(true)
 	t.Logf("`cat aN.txt`, %d calls each, tool_use to tool_result: without clada median %v (min %v, max %v); with clada's hook median %v (min %v, max %v); added median %v",
 		n, without.Median, without.Min, without.Max, with.Median, with.Min, with.Max, with.Median-without.Median)
+}
+
+// TestGeminiPolicy: without --yolo, Gemini CLI's own policy decides after
+// clada's hook, on the rewritten line. The rule `clada hook install
+// gemini` writes in ~/.gemini/policies lets what clada allowed run
+// without a confirmation (headless, one would refuse it: "denied by
+// policy"); in the interactive UI, the dialog that would show the
+// rewritten clada exec line does not come up. What clada asks about is
+// still asked (headless: denied with advice).
+func TestGeminiPolicy(t *testing.T) {
+	gemini := agente2e.Agent(t, npmDir, "@google/gemini-cli", "gemini")
+	bin := agente2e.Clada(t)
+	project := agente2e.Project(t, map[string]string{"a.txt": "alpha content\n"})
+	h := home(t, bin, project, true)
+	if _, err := os.Stat(filepath.Join(h, ".gemini", "policies", "clada.toml")); err != nil {
+		t.Fatalf("clada hook install wrote no policy rule: %v", err)
+	}
+	s := runGeminiArgs(t, gemini, project, h, [][]map[string]any{call("cat a.txt"), call("touch made"), call("node x.js")}, nil)
+	uses, results := s.toolResults()
+	got := s.model.responses()
+	if len(uses) != 3 || len(got) != 3 {
+		t.Fatalf("%d calls, %d responses: %+v", len(uses), len(got), s.events)
+	}
+	ok(t, results[0])
+	has(t, got[0], "alpha content", "modified by a hook")
+	ok(t, results[1])
+	exists(t, filepath.Join(project, "made"))
+	blocked(t, results[2])
+	has(t, got[2], "clada denied this command (rule not-in-specs)", "Gemini CLI runs headless")
 }

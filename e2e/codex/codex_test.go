@@ -117,6 +117,7 @@ func (s *session) toolItems(t *testing.T) []item {
 // result) and what the person saw (codex exec --json's items, which carry
 // clada's text report).
 func TestCodex(t *testing.T) {
+	t.Parallel() // the latency test runs first, alone
 	codex := agente2e.Agent(t, npmDir, "@openai/codex", "codex")
 	bin := agente2e.Clada(t)
 	var big strings.Builder
@@ -223,6 +224,7 @@ func TestCodex(t *testing.T) {
 // on clada's server entry, codex exec refuses every call of clada's tools
 // (docs/agents.md says to set it): nothing runs.
 func TestCodexApprovalMode(t *testing.T) {
+	t.Parallel() // the latency test runs first, alone
 	codex := agente2e.Agent(t, npmDir, "@openai/codex", "codex")
 	bin := agente2e.Clada(t)
 	project := agente2e.Project(t, nil)

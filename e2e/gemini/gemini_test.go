@@ -144,6 +144,7 @@ func runGeminiArgs(t *testing.T, gemini, dir, home string, turns [][]map[string]
 // events and its stderr, where headless Gemini CLI prints a hook's
 // systemMessage).
 func TestGemini(t *testing.T) {
+	t.Parallel() // the latency test runs first, alone
 	gemini := agente2e.Agent(t, npmDir, "@google/gemini-cli", "gemini")
 	bin := agente2e.Clada(t)
 	var big strings.Builder
@@ -342,6 +343,7 @@ func TestGeminiLatency(t *testing.T) {
 // rewritten clada exec line does not come up. What clada asks about is
 // still asked (headless: denied with advice).
 func TestGeminiPolicy(t *testing.T) {
+	t.Parallel() // the latency test runs first, alone
 	gemini := agente2e.Agent(t, npmDir, "@google/gemini-cli", "gemini")
 	bin := agente2e.Clada(t)
 	project := agente2e.Project(t, map[string]string{"a.txt": "alpha content\n"})
@@ -361,4 +363,49 @@ func TestGeminiPolicy(t *testing.T) {
 	exists(t, filepath.Join(project, "made"))
 	blocked(t, results[2])
 	has(t, got[2], "clada denied this command (rule not-in-specs)", "Gemini CLI runs headless")
+}
+
+// TestGeminiMCPTrust: clada mcp as Gemini CLI's MCP server. Headless,
+// Gemini CLI hides the tools of a server that is not trusted, so the
+// model cannot call clada's run; with "trust": true on the server entry
+// (docs/agents.md) it can, and Gemini CLI gives the model clada's text
+// report. clada still decides every command (trust only skips Gemini
+// CLI's own confirmation).
+func TestGeminiMCPTrust(t *testing.T) {
+	t.Parallel() // the latency test runs first, alone
+	gemini := agente2e.Agent(t, npmDir, "@google/gemini-cli", "gemini")
+	bin := agente2e.Clada(t)
+	for _, trust := range []bool{false, true} {
+		project := agente2e.Project(t, nil)
+		h := home(t, bin, project, false)
+		server := map[string]any{"command": filepath.Join(bin, "clada"), "args": []string{"mcp"}}
+		if trust {
+			server["trust"] = true
+		}
+		settings, _ := json.Marshal(map[string]any{
+			"security":   map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+			"privacy":    map[string]any{"usageStatisticsEnabled": false},
+			"mcpServers": map[string]any{"clada": server},
+			"general":    map[string]any{"disableAutoUpdate": true},
+			"telemetry":  map[string]any{"enabled": false},
+		})
+		if err := os.WriteFile(filepath.Join(h, ".gemini", "settings.json"), settings, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		turns := [][]map[string]any{
+			{{"functionCall": map[string]any{"name": "mcp_clada_run", "args": map[string]any{"command": "touch made"}}}},
+			{{"functionCall": map[string]any{"name": "mcp_clada_run", "args": map[string]any{"command": "rm -rf .git"}}}},
+		}
+		s := runGeminiArgs(t, gemini, project, h, turns, nil)
+		got := s.model.responses()
+		if !trust {
+			absent(t, filepath.Join(project, "made"))
+			has(t, got[0], "not found")
+			continue
+		}
+		exists(t, filepath.Join(project, "made"))
+		has(t, got[0], "$ touch made", "allowed (spec)")
+		has(t, got[1], "rule protected-path")
+		exists(t, filepath.Join(project, ".git", "HEAD"))
+	}
 }

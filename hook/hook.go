@@ -25,6 +25,17 @@ type Env struct {
 	// Getenv reads the agent's environment (CLAUDE_PROJECT_DIR,
 	// GEMINI_PROJECT_DIR); nil reads nothing.
 	Getenv func(string) string
+	// Agent finds the agent process that runs the hook
+	// ([FindAgentProcess]); nil, or ok false, when it cannot be seen. It
+	// is called only when the answer depends on it (an asked command).
+	Agent func() (AgentProcess, bool)
+}
+
+func (e Env) agent() (AgentProcess, bool) {
+	if e.Agent == nil {
+		return AgentProcess{}, false
+	}
+	return e.Agent()
 }
 
 func (e Env) getenv(k string) string {
@@ -211,12 +222,7 @@ func (a Answer) Rewrite(self string) string {
 		return ""
 	}
 	var b strings.Builder
-	if portableWord(self) {
-		b.WriteString(portableQuote(self))
-	} else {
-		b.WriteString(ShellQuote([]string{self}))
-	}
-	b.WriteString(" exec")
+	b.WriteString(rewritePrefix(self))
 	opt := func(name, val string) {
 		if portableWord(val) {
 			b.WriteString(" --" + name + " " + portableQuote(val))

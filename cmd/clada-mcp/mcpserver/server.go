@@ -61,6 +61,9 @@ type Server struct {
 
 	idleMu sync.Mutex
 	idle   *time.Timer // gives memory back once no request came for idleAfter
+
+	wsMu       sync.Mutex
+	workspaces map[string]*Server // the projects of the client's workspaces (workspace.go), by root
 }
 
 // legacyProtocols are the protocol versions clada speaks. Versions from
@@ -167,6 +170,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 func (s *Server) serve(ctx context.Context, t mcp.Transport) error {
 	err := s.mcp.Run(ctx, t)
 	s.jobs.close()
+	s.closeWorkspaces()
 	s.idleMu.Lock()
 	s.idle.Stop()
 	s.idleMu.Unlock()
@@ -380,6 +384,7 @@ func reportSchema(desc string) *jsonschema.Schema {
 			"status":    str(),
 			"exit_code": {Type: "integer"},
 			"job":       {Type: "integer", Description: "the job id, while the command runs in the background and for output and kill"},
+			"hint":      {Type: "string", Description: "what to do next, while the command runs in the background: call output or kill with the job id"},
 		},
 		Required: []string{"decision", "status"},
 	}
@@ -404,7 +409,8 @@ func refusedForRoots(why string) *mcp.CallToolResult {
 // structured content (a typed result always would, and it would have to
 // fit the schema).
 func (s *Server) check(ctx context.Context, req *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, any, error) {
-	if why := s.roots.check(ctx, req.Session, req.Session.InitializeParams().Capabilities); why != "" {
+	s, why := s.forCall(ctx, req)
+	if why != "" {
 		return refusedForRoots(why), nil, nil
 	}
 	g, err := s.p.DecideGateway()
@@ -430,7 +436,8 @@ func projectError(err error) string {
 
 func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput) (*mcp.CallToolResult, any, error) {
 	caps := req.Session.InitializeParams().Capabilities
-	if why := s.roots.check(ctx, req.Session, caps); why != "" {
+	s, why := s.forCall(ctx, req)
+	if why != "" {
 		return refusedForRoots(why), nil, nil
 	}
 	wait := s.p.Config.BackgroundAfter
@@ -516,21 +523,52 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	select {
-	case <-j.done:
-	case <-timer.C:
-		if s.jobs.toBackground(j) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: jobText(j, nil)}}}, jobObject(j, nil), nil
+	// A client that sent a progress token hears, every progressEvery,
+	// that the command still runs (Codex shows it, and a client may
+	// extend its own timeout on it).
+	var tick <-chan time.Time
+	token := req.Params.GetProgressToken()
+	if token != nil {
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		tick = t.C
+	}
+wait:
+	for {
+		select {
+		case <-j.done:
+			break wait
+		case <-tick:
+			running := time.Since(j.started)
+			req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
+				Progress: running.Seconds(), Message: progressMessage(r, running, wait)})
+		case <-timer.C:
+			if s.jobs.toBackground(j) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: jobText(j, nil)}}}, jobObject(j, nil), nil
+			}
+			<-j.done
+			break wait
+		case <-ctx.Done():
+			// The client cancelled the call or went away: the command
+			// stops with it, as at the terminal with Ctrl-C.
+			s.jobs.stop(j, errCanceled)
+			break wait
 		}
-		<-j.done
-	case <-ctx.Done():
-		// The client cancelled the call or went away: the command
-		// stops with it, as at the terminal with Ctrl-C.
-		s.jobs.stop(j, errCanceled)
 	}
 	f := s.jobs.result(j)
 	res := &mcp.CallToolResult{IsError: f.failed, Content: []mcp.Content{&mcp.TextContent{Text: f.text}}}
 	return res, f.block, nil
+}
+
+// progressEvery is how often run reports progress on a command that is
+// still running, to a client that asked for it (a progress token).
+const progressEvery = time.Second
+
+// progressMessage is a progress notification's text: what runs, for how
+// long, and when it becomes a background job.
+func progressMessage(r *gateway.Result, running, wait time.Duration) string {
+	return fmt.Sprintf("clada: `%s` running for %s; it goes on as a background job after %s",
+		r.Command, running.Round(time.Second), wait.Round(100*time.Millisecond))
 }
 
 // willStart reports whether Execute will start r's command: it is allowed,

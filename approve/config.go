@@ -236,7 +236,7 @@ func (d durationValue) UnmarshalTOML(v any) error {
 		got = time.Duration(v) * time.Second
 	case string:
 		var err error
-		got, err = time.ParseDuration(strings.TrimSpace(v))
+		got, err = ParseDuration(v)
 		if err != nil {
 			return fmt.Errorf("%q is not a duration: write e.g. \"30s\" or \"2m\", or a number of seconds", v)
 		}
@@ -251,6 +251,22 @@ func (d durationValue) UnmarshalTOML(v any) error {
 	}
 	*d.dst = got
 	return nil
+}
+
+// ParseDuration reads a duration the way config.toml's durations and
+// --timeout are written: a Go duration ("30s", "5m", "1h30m") or a whole
+// number of seconds ("90"), surrounding spaces ignored. It checks no
+// range; the caller does.
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseUint(s, 10, 32); err == nil {
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration: write e.g. 30s, 5m or 1h30m, or a number of seconds", s)
+	}
+	return d, nil
 }
 
 func (d durationValue) outOfRange(v string) error {

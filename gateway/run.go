@@ -50,7 +50,7 @@ type Result struct {
 	Verdict
 
 	Status      Status
-	ApprovedBy  string         // allow rule, "yes", "always", "trust-all"
+	ApprovedBy  string         // allow rule, or the person's answer "yes", "always" or "prefix" (always for the pattern ending in *), or "trust-all"
 	NotApproved string         // approve's reason: "answered no", "timed out", "no terminal" …
 	Skip        string         // why it was skipped
 	Wrote       string         // file written by always/never
@@ -424,7 +424,7 @@ func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 		// prefix remember the parts that needed approval, never blocks
 		// them.
 		list := approve.ListAllowed
-		r.ApprovedBy = "always"
+		r.ApprovedBy = ans.String()
 		if ans == approve.Never {
 			list, r.ApprovedBy, r.NotApproved = approve.ListBlocked, "", "answered never"
 		}
@@ -446,7 +446,7 @@ func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 		g.remember(r, approve.ListAllowed, pattern, x.Diag)
 		return true
 	case approve.AlwaysPrefix:
-		r.ApprovedBy = "always"
+		r.ApprovedBy = "prefix"
 		if q.Prefix != "" {
 			pattern = q.Prefix
 		}

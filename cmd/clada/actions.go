@@ -189,7 +189,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		rep.Errors(plan.Errors)
 		rep.Notes(plan)
-		code := project.PlanExit(plan)
+		code := hintsExit(plan, project.PlanExit(plan), stderr)
 		rep.Summary(report.Summarize(plan), code)
 		return exitCode(code, errors.Join(rep.Err(), out.Flush()))
 	}
@@ -232,13 +232,23 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		out.Flush() // a write error is kept by out and returned below
 	})
 	interrupted := ctx.Err() != nil
-	code := project.RunExit(plan, interrupted)
+	code := hintsExit(plan, project.RunExit(plan, interrupted), stderr)
 	if interrupted {
 		fmt.Fprintln(stderr, "clada: interrupted: the running command or question was stopped and nothing else ran")
 	}
 	rep.Notes(plan)
 	rep.Summary(report.Summarize(plan), code)
 	return exitCode(code, errors.Join(rep.Err(), out.Flush()))
+}
+
+// hintsExit applies project.HintsExit in CI, saying on stderr why the
+// exit code is 1.
+func hintsExit(plan *gateway.Plan, code int, stderr io.Writer) int {
+	got := project.HintsExit(plan, code, project.IsCI(os.Getenv))
+	if got != code {
+		fmt.Fprintf(stderr, "clada: CI: exit %d: a document has no RUN block but has lines that look like commands (see the notes), so nothing it meant to run ran\n", got)
+	}
+	return got
 }
 
 // lessGC makes the garbage collector run less often (GOGC 400) while

@@ -83,7 +83,7 @@ func Gemini(in io.Reader, out, stderr io.Writer, env Env) int {
 			}
 		}
 	}
-	a := Decide(Request{Command: command, Dir: dir, Root: env.getenv("GEMINI_PROJECT_DIR")})
+	a := Decide(Request{Command: command, Dir: dir, Root: env.getenv("GEMINI_PROJECT_DIR"), Agent: "gemini"})
 	o := geminiOutput{Decision: string(a.Decision), Reason: a.Reason}
 	if a.Decision == "ask" {
 		o.SystemMessage = a.Reason

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/internal/decisionlog"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/specs"
@@ -41,6 +42,9 @@ type Request struct {
 	// Root is the project root the agent names (CLAUDE_PROJECT_DIR);
 	// "" finds it from Dir as clada does (project.FindRoot).
 	Root string
+	// Agent names the agent for the decision log: claude-code, gemini,
+	// cursor.
+	Agent string
 }
 
 // Answer is clada's decision on a [Request].
@@ -109,6 +113,16 @@ func Decide(req Request) Answer {
 	}
 	r := g.Check(req.Command, "")
 	a.Result, a.Decision = r, r.Decision
+	// The decision log gets the hook's answer; a failure to write it
+	// changes no answer and is not the agent's to show.
+	defer func() {
+		e := p.LogEntry(decisionlog.EntryHook, req.Agent, r)
+		e.Decision = string(a.Decision)
+		if a.Decision != r.Decision {
+			e.Rule, e.Reason = gateway.RuleSelfExec, a.Reason
+		}
+		_ = p.Log(e)
+	}()
 	if r.Decision == gateway.Ask && runsExec(r.Argv) {
 		// The person would approve a clada exec, which then refuses
 		// what needs approval: refuse now and say how to be asked.

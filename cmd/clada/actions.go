@@ -19,6 +19,7 @@ import (
 
 	"github.com/clada/clada/approve"
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/internal/decisionlog"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/report"
@@ -183,10 +184,12 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		defer done()
 	}
 	rep := report.New(out, format, opts)
+	dlog := newDecisionLogger(p, decisionlog.EntryRun, stderr)
 	if o.dryRun || !plan.OK() {
 		for _, r := range plan.Results {
 			rep.Block(r)
 		}
+		dlog.log(plan.Results...)
 		rep.Errors(plan.Errors)
 		rep.Notes(plan)
 		code := hintsExit(plan, project.PlanExit(plan), stderr)
@@ -230,6 +233,7 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	g.Execute(ctx, plan, x, func(r *gateway.Result) {
 		rep.Block(r)
 		out.Flush() // a write error is kept by out and returned below
+		dlog.log(r)
 	})
 	interrupted := ctx.Err() != nil
 	code := hintsExit(plan, project.RunExit(plan, interrupted), stderr)
@@ -313,6 +317,7 @@ func checkAction(o checkOptions, stdout, stderr io.Writer) error {
 		return err
 	}
 	r := g.Check(body, o.dir)
+	newDecisionLogger(p, decisionlog.EntryCheck, stderr).log(r)
 	plan := &gateway.Plan{Results: []*gateway.Result{r}}
 	rep := report.New(stdout, format, report.Options{DryRun: true})
 	rep.Block(r)

@@ -356,7 +356,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
-	app.Commands = append(app.Commands, execCommand(stdout, stderr), hookCommand(stdin, stdout, stderr), sandboxCommand(stdout))
+	app.Commands = append(app.Commands, execCommand(stdout, stderr), hookCommand(stdin, stdout, stderr), sandboxCommand(stdout),
+		logCommand(stdout), whyCommand(stdout))
 	for _, c := range app.Commands {
 		c.OnUsageError = usageError
 		c.HideHelpCommand = true

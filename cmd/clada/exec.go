@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/internal/decisionlog"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/runner"
@@ -89,6 +90,11 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 	r := g.Check(body, x.Dir)
 	if r.Decision != gateway.Allow {
 		refuse(stderr, r)
+		r.Status = gateway.StatusDenied
+		if r.Decision == gateway.Ask {
+			r.Status, r.NotApproved = gateway.StatusNotApproved, "clada exec never asks"
+		}
+		newDecisionLogger(p, decisionlog.EntryExec, stderr).log(r)
 		return exitError(execRefused)
 	}
 	// The command runs: in clada's namespace, started again (main.go).
@@ -116,6 +122,8 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 	} else {
 		res, conf = runStreaming(ctx, r.Verdict, cfg, sb, stdout, stderr)
 	}
+	r.Status, r.ApprovedBy, r.Run, r.Confinement = gateway.StatusRan, r.Rule, &res, conf
+	newDecisionLogger(p, decisionlog.EntryExec, stderr).log(r)
 	code := execExit(res, cfg, stderr)
 	// The sandbox is mentioned only when it matters: what the integrity
 	// check found, and a failure the confinement may have caused.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/clada/clada/internal/suggest"
 )
 
 // ConfigFile is the name of the configuration file in .clada.
@@ -204,9 +206,12 @@ func parseConfig(path string, data []byte, scope Scope) (Config, error) {
 			cfg.TrustAll = new(bool)
 			v = boolValue{cfg.TrustAll}
 		default:
-			return Config{}, keyError(path, &md, top[name], name, errors.New(
-				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, report_budget, "+
-					"secrets, sandbox, compose, dirs, background_after, job_timeout and job_max_output"))
+			known := "config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, report_budget, " +
+				"secrets, sandbox, compose, dirs, background_after, job_timeout and job_max_output"
+			if near := suggest.Closest(name, ConfigKeys); near != "" {
+				known = "did you mean " + near + "? " + known
+			}
+			return Config{}, keyError(path, &md, top[name], name, errors.New("unknown key: "+known))
 		}
 		if err := md.PrimitiveDecode(top[name], v); err != nil {
 			return Config{}, tomlFileError(path, name, err)

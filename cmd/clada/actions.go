@@ -230,7 +230,14 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	// after it runs.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	prog := newProgress(stderr, len(plan.Results), os.Getenv)
+	if prog != nil {
+		x.Live, x.Started = prog, prog.started
+	}
 	g.Execute(ctx, plan, x, func(r *gateway.Result) {
+		if prog != nil {
+			prog.done(r)
+		}
 		rep.Block(r)
 		out.Flush() // a write error is kept by out and returned below
 		dlog.log(r)

@@ -2,6 +2,7 @@ package guide
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -23,6 +24,42 @@ type Input struct {
 	Timeout   time.Duration      // per command; 0 means runner.DefaultTimeout
 	MaxOutput int64              // bytes; 0 means runner.DefaultMaxOutput
 	Base      string             // where dir and paths are relative to, slash-separated; "" for the project root
+	// OS is the system decisions are made for ("" is this one): rules
+	// that only apply elsewhere (backslash on Windows,
+	// option-after-operand on macOS and the BSDs) are left out.
+	OS string
+	// Compose is compose = true: RUN blocks may be compositions, so the
+	// shell rules are listed one by one with what they still refuse;
+	// without it they are one line, since a RUN block takes no shell
+	// syntax at all.
+	Compose bool
+}
+
+// shellRules are the parser's rules that, without compose, all say the
+// same: a RUN block is one command without shell syntax.
+var shellRules = map[string]bool{"shell-syntax": true, "cd": true, "redirect": true, "expansion": true,
+	"substitution": true, "glob": true, "assignment": true, "builtin": true}
+
+// Applies reports whether the refusal rule code can be met with in, so
+// that the instructions list it: rules of another system, and those of
+// compositions when RUN blocks take none, are left out; without compose
+// the shell rules are one line of their own.
+func Applies(in Input, code string) bool {
+	sys := in.OS
+	if sys == "" {
+		sys = runtime.GOOS
+	}
+	switch {
+	case code == gateway.RuleError:
+		return false
+	case code == "backslash":
+		return sys == "windows"
+	case code == "option-after-operand":
+		return sys == "darwin" || sys == "freebsd"
+	case code == "redirect-target" || shellRules[code]:
+		return in.Compose
+	}
+	return true
 }
 
 // maxAllowed is how many allowed patterns the text lists before it says
@@ -41,6 +78,8 @@ func FromProject(p *project.Project, untrusted bool) Input {
 		Timeout:   p.Config.Timeout,
 		MaxOutput: p.Config.MaxOutput,
 		Base:      p.Base,
+		OS:        p.OS(),
+		Compose:   p.Config.ComposeRunBlocks(),
 	}
 	allowed, _ := p.Commands.Lists()
 	for _, a := range allowed {
@@ -91,10 +130,15 @@ func Text(in Input) string {
 	line("  instead. Follow that advice; never resend a refused command unchanged.")
 	line("")
 	line("Refused: nothing runs and nobody can approve it. What to write instead:")
+	if !in.Compose {
+		line("- %s: no shell: pipes, && || ;, redirections, $VAR, $(…), backticks, globs, ~, {a,b}, NAME=value", ShellLine)
+		line("  before a command, builtins (cd, export, source …), subshells, loops. Instead: one command per block")
+		line("  with literal paths, dir= for where it runs, a TASKS group for steps that depend on each other.")
+	}
 	var asked []string
 	for _, r := range rules {
 		switch {
-		case r.Decision == "deny" && r.Code != gateway.RuleError:
+		case r.Decision == "deny" && Applies(in, r.Code):
 			line("- %s: %s. Instead: %s.", r.Code, r.Trigger, r.Advice)
 		case strings.Contains(r.Decision, "ask"):
 			asked = append(asked, r.Code)
@@ -133,6 +177,10 @@ func Text(in Input) string {
 	line("it: do not work around it; tell the person what the command needs.")
 	return b.String()
 }
+
+// ShellLine names the shell rules in the one line that stands for them
+// without compose.
+const ShellLine = "shell-syntax, redirect, expansion, substitution, glob, assignment, builtin, cd"
 
 func quoteAll(ps []string) string {
 	q := make([]string, len(ps))

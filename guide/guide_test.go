@@ -50,9 +50,14 @@ func TestTextRules(t *testing.T) {
 			if strings.Contains(text, "- error:") {
 				t.Errorf("the instructions list the internal rule error")
 			}
+		case r.Decision == "deny" && shellRules[r.Code]:
+			if !strings.Contains(text, "- "+ShellLine+": no shell") || strings.Contains(text, "- "+r.Code+": ") {
+				t.Errorf("without compose, %s is not in the one line of shell rules", r.Code)
+			}
 		case r.Decision == "deny":
-			if want := fmt.Sprintf("- %s: %s. Instead: %s.\n", r.Code, r.Trigger, r.Advice); !strings.Contains(text, want) {
-				t.Errorf("the instructions lack the refusal %q", want)
+			want := fmt.Sprintf("- %s: %s. Instead: %s.\n", r.Code, r.Trigger, r.Advice)
+			if Applies(defaults(t), r.Code) != strings.Contains(text, want) {
+				t.Errorf("refusal %s: listed %v, applies here %v", r.Code, strings.Contains(text, want), Applies(defaults(t), r.Code))
 			}
 		case strings.Contains(r.Decision, "ask"):
 			if !strings.Contains(needs, r.Code) {
@@ -132,6 +137,37 @@ func TestTextSandbox(t *testing.T) {
 	for _, want := range []string{"runs in a sandbox", "never .git/ or .clada/", "no\nnetwork unless its spec grants it", "`sandbox: …`", "do not work around it"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the instructions do not say %q", want)
+		}
+	}
+}
+
+// TestTextAppliesHere: rules of another system and of compositions are
+// left out where they cannot apply, and listed where they can.
+func TestTextAppliesHere(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		os      string
+		compose bool
+		in, out []string
+	}{
+		{"linux", false, []string{"- " + ShellLine + ": no shell", "- hard-block:", "- unknown-flag:"},
+			[]string{"- backslash:", "- option-after-operand:", "- redirect-target:", "- cd:", "- glob:"}},
+		{"windows", false, []string{"- backslash:"}, []string{"- option-after-operand:"}},
+		{"darwin", true, []string{"- option-after-operand:", "- redirect-target:", "- cd:", "- glob:", "- shell-syntax:"},
+			[]string{"- backslash:", ShellLine}},
+	} {
+		in := defaults(t)
+		in.OS, in.Compose = c.os, c.compose
+		text := Text(in)
+		for _, w := range c.in {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s compose=%v: lacks %q", c.os, c.compose, w)
+			}
+		}
+		for _, w := range c.out {
+			if strings.Contains(text, w) {
+				t.Errorf("%s compose=%v: has %q", c.os, c.compose, w)
+			}
 		}
 	}
 }

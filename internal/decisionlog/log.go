@@ -137,15 +137,12 @@ func (l *Log) Append(entries ...Entry) error {
 	if err != nil || dir == "" {
 		return err
 	}
-	f, err := openAppend(filepath.Join(dir, File))
+	f, size, err := openAppend(filepath.Join(dir, File))
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write(buf.Bytes())
-	size := int64(-1)
-	if fi, err := f.Stat(); err == nil {
-		size = fi.Size()
-	}
+	n, werr := f.Write(buf.Bytes())
+	size += int64(n) // other writers' lines are counted at the next append
 	cerr := f.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		return fmt.Errorf("writing %s/%s: %w", Dir, File, err)
@@ -184,7 +181,11 @@ func (l *Log) dir(make bool) (string, error) {
 		return "", fmt.Errorf("%s is not a directory (a symbolic link?): clada writes no log through it", top)
 	}
 	dir := filepath.Join(l.Root, filepath.FromSlash(Dir))
-	if make {
+	fi, err = os.Lstat(dir)
+	if err == nil && fi.IsDir() {
+		return dir, nil // the usual case: one Lstat more, no Mkdir
+	}
+	if make && errors.Is(err, fs.ErrNotExist) {
 		if err := os.Mkdir(dir, 0o700); err == nil {
 			gi, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o644)
 			if err == nil {

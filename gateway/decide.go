@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/clada/clada/approve"
@@ -87,6 +88,13 @@ type Options struct {
 	// on unless it is false); ComposeRunBlocks lets [Gateway.Plan] decide
 	// RUN blocks that are compositions (compose = true).
 	Compose, ComposeRunBlocks bool
+	// Hosts are the host patterns every command that runs code the
+	// person chose (asked and approved, or allowed by a pattern) or
+	// whose spec grants the network may reach through clada's proxy
+	// (config hosts = [...]); OpenNetwork gives a command whose spec
+	// grants the network the whole network instead (network = "open").
+	Hosts       []string
+	OpenNetwork bool
 	// Dirs are the directories outside the root the person granted
 	// (dirs in config.toml, resolved): paths in them count as inside the
 	// root for reading, and for writing when the grant says so.
@@ -224,7 +232,12 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 		}
 		absDir = d
 	}
-	return g.untrusted(g.decide(argv, absDir, 0))
+	v := g.untrusted(g.decide(argv, absDir, 0))
+	if v.Decision != Deny {
+		v.Grants.Hosts = append(slices.Clip(v.Grants.Hosts), g.opts.Hosts...)
+		v.Grants.OpenNetwork = v.Grants.OpenNetwork || g.opts.OpenNetwork
+	}
+	return v
 }
 
 func (g *Gateway) isDir(d string) bool {
@@ -312,7 +325,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 			}
 			v := g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
 				Exec: sv.Exec, Env: env, Dir: absDir, Missing: sv.Missing,
-				Grants: specGrants(sv), Repository: sv.Repository}, argv, sv.Destroys)
+				Grants: specGrants(argv, sv), Repository: sv.Repository}, argv, sv.Destroys)
 			return g.outsideChecked(argv[0], g.secret(v, sv.Paths), reads, append(sv.Paths, reads...))
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
@@ -337,7 +350,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 				v.Inner = sv.Inner
 				v.Reason = v.Why + ", so the person must approve it"
 			}
-			v.Grants, v.Repository = specGrants(sv), sv.Repository
+			v.Grants, v.Repository = specGrants(argv, sv), sv.Repository
 			return g.outsideChecked(argv[0], g.restorable(v, argv, sv.Destroys), reads, append(sv.Paths, reads...))
 		}
 	}
@@ -354,9 +367,18 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 	return v
 }
 
-// specGrants are the sandbox grants of a spec's verdict.
-func specGrants(sv specs.Verdict) specs.Grants {
-	return specs.Grants{Network: sv.Network, Caches: sv.Caches, CacheQuery: sv.CacheQuery}
+// specGrants are the sandbox grants of a spec's verdict for argv: with
+// the network, the registries of its program (npm: registry.npmjs.org).
+func specGrants(argv []string, sv specs.Verdict) specs.Grants {
+	gr := specs.Grants{Network: sv.Network, Caches: sv.Caches, CacheQuery: sv.CacheQuery}
+	if gr.Network {
+		prog := specs.ProgName(argv[0])
+		gr.Hosts = specs.RegistryHosts(prog)
+		// git's remotes may be ssh, which no HTTP proxy carries; a
+		// person approves every git command that has the network.
+		gr.OpenNetwork = prog == "git"
+	}
+	return gr
 }
 
 // withGrants gives a command whose spec grants no cache the built-in

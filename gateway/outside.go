@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/clada/clada/sandbox"
@@ -50,7 +51,9 @@ func (g *Gateway) outsideChecked(who string, v Verdict, reads, touched []specs.P
 		if within(g.Root(), p.Resolved) {
 			continue
 		}
-		if why := g.forbiddenRead(p); why != "" {
+		// A secret in a granted directory is asked as in the project
+		// (secret-file, already applied); outside both, it is refused.
+		if why := g.forbiddenRead(p, slices.Contains(reads, p)); why != "" {
 			return Verdict{Decision: Deny, Rule: string(specs.RulePathOutsideRoot), Word: p.Arg, Dir: v.Dir,
 				Reason: why,
 				Advice: "leave credentials alone; if the task needs the file, the person copies what is needed into the project"}
@@ -82,9 +85,10 @@ func (g *Gateway) outsideChecked(who string, v Verdict, reads, touched []specs.P
 
 // forbiddenRead says why p, outside the project, may not be read even
 // with the person's yes, or "": a credential store under the home
-// directory (which the sandbox hides from every command) or a file the
-// secrets rule names.
-func (g *Gateway) forbiddenRead(p specs.Path) string {
+// directory (which the sandbox hides from every command, wherever the
+// person granted), or, when secrets is set (a read outside every granted
+// directory), a file the secrets rule names.
+func (g *Gateway) forbiddenRead(p specs.Path, secrets bool) string {
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
 		homes := []string{filepath.Clean(home)}
 		if r, err := filepath.EvalSymlinks(home); err == nil && r != homes[0] {
@@ -99,7 +103,7 @@ func (g *Gateway) forbiddenRead(p specs.Path) string {
 			}
 		}
 	}
-	if pattern, ok := g.matchSecret(p); ok {
+	if pattern, ok := g.matchSecret(p); ok && secrets {
 		return fmt.Sprintf("%s is outside the project and usually holds secrets (it matches %q)", p.Arg, pattern)
 	}
 	return ""

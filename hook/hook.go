@@ -42,8 +42,9 @@ type Request struct {
 	// Root is the project root the agent names (CLAUDE_PROJECT_DIR);
 	// "" finds it from Dir as clada does (project.FindRoot).
 	Root string
-	// Agent names the agent for the decision log: claude-code, gemini,
-	// cursor.
+	// Agent is the agent whose shell runs the command ("claude-code",
+	// "gemini", "cursor"): reads of its own scratch output are allowed
+	// ([ScratchDirs]).
 	Agent string
 }
 
@@ -60,6 +61,9 @@ type Answer struct {
 	// Root and Dir are the project root and the directory, absolute, as
 	// `clada exec --root --dir` takes them.
 	Root, Dir string
+	// Scratch is the agent whose scratch directories the decision needed
+	// (`clada exec --agent` grants them again); "" when none.
+	Scratch string
 }
 
 // maxPayload caps what a hook reads from the agent: a shell command's
@@ -112,6 +116,19 @@ func Decide(req Request) Answer {
 		return a
 	}
 	r := g.Check(req.Command, "")
+	if r.Decision != gateway.Allow {
+		// A read of the agent's own scratch output (its background
+		// tasks' output files) is allowed; the rewrite then passes
+		// --agent, so that clada exec grants the same.
+		if dirs := ScratchDirs(req.Agent); len(dirs) > 0 {
+			p.Dirs = append(p.Dirs, dirs...)
+			if g2, err := p.DecideGateway(); err == nil {
+				if r2 := g2.Check(req.Command, ""); r2.Decision == gateway.Allow {
+					r, a.Scratch = r2, req.Agent
+				}
+			}
+		}
+	}
 	a.Result, a.Decision = r, r.Decision
 	// The decision log gets the hook's answer; a failure to write it
 	// changes no answer and is not the agent's to show.
@@ -220,6 +237,9 @@ func (a Answer) Rewrite(self string) string {
 	}
 	opt("root", a.Root)
 	opt("dir", a.Dir)
+	if a.Scratch != "" {
+		b.WriteString(" --agent " + a.Scratch)
+	}
 	if a.Result.Composite == nil && !slices.ContainsFunc(a.Result.Argv, func(w string) bool { return !portableWord(w) }) {
 		b.WriteString(" --")
 		for _, w := range a.Result.Argv {

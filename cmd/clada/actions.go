@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -79,6 +80,15 @@ func openTrusted(root string, untrusted, trustProject, noPrompt bool, sys string
 		}
 		return nil, "", withHint(fmt.Errorf("%s", note),
 			"with %s nobody can review it here: run `clada trust` where a person can, or pass --trust-project when the workflow's author vouches for the repository", why)
+	}
+	if len(p.DirsMissing) > 0 {
+		missing := fmt.Sprintf("the granted directories %s do not exist here, so reads there are asked like any read outside the project (dirs in config.toml)",
+			strings.Join(p.DirsMissing, ", "))
+		if note != "" {
+			note += "; " + missing
+		} else {
+			note = missing
+		}
 	}
 	return p, note, nil
 }

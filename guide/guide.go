@@ -2,6 +2,7 @@ package guide
 
 import (
 	"fmt"
+	"os/exec"
 	"runtime"
 	"strings"
 	"time"
@@ -24,6 +25,10 @@ type Input struct {
 	Timeout   time.Duration      // per command; 0 means runner.DefaultTimeout
 	MaxOutput int64              // bytes; 0 means runner.DefaultMaxOutput
 	Base      string             // where dir and paths are relative to, slash-separated; "" for the project root
+	// Installed reports whether a program is installed here; the lists
+	// of programs and runners leave out the ones that are not (a model
+	// cannot use them here anyway). nil counts every program.
+	Installed func(name string) bool
 	// OS is the system decisions are made for ("" is this one): rules
 	// that only apply elsewhere (backslash on Windows,
 	// option-after-operand on macOS and the BSDs) are left out.
@@ -33,6 +38,37 @@ type Input struct {
 	// without it they are one line, since a RUN block takes no shell
 	// syntax at all.
 	Compose bool
+}
+
+// installedHere reports whether PATH finds a program, each name looked
+// up once.
+func installedHere() func(string) bool {
+	seen := map[string]bool{}
+	return func(name string) bool {
+		ok, done := seen[name]
+		if !done {
+			_, err := exec.LookPath(name)
+			ok = err == nil
+			seen[name] = ok
+		}
+		return ok
+	}
+}
+
+// installedOnly keeps the entries of list ("go (doc, env …)", "cargo
+// build", "python -m pytest") whose program is installed.
+func installedOnly(list []string, installed func(string) bool) []string {
+	if installed == nil {
+		return list
+	}
+	var out []string
+	for _, e := range list {
+		name, _, _ := strings.Cut(e, " ")
+		if installed(name) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // shellRules are the parser's rules that, without compose, all say the
@@ -81,6 +117,7 @@ func FromProject(p *project.Project, untrusted bool) Input {
 		OS:        p.OS(),
 		Compose:   p.Config.ComposeRunBlocks(),
 	}
+	in.Installed = installedHere()
 	allowed, _ := p.Commands.Lists()
 	for _, a := range allowed {
 		in.Allowed = append(in.Allowed, a.Text)
@@ -148,16 +185,17 @@ func Text(in Input) string {
 	if in.Untrusted {
 		line("Untrusted mode is on: a person approves every command, even those below.")
 	}
-	if len(in.Programs) > 0 {
+	programs, runners := installedOnly(in.Programs, in.Installed), installedOnly(in.Runners, in.Installed)
+	if len(programs) > 0 {
 		line("Run without asking when every flag and path fits their spec (`clada specs NAME`):")
-		line("  %s.", strings.Join(in.Programs, ", "))
+		line("  %s.", strings.Join(programs, ", "))
 	}
 	if len(in.Git) > 0 {
 		line("  git, read-only: %s.", strings.Join(in.Git, ", "))
 	}
-	if len(in.Runners) > 0 {
+	if len(runners) > 0 {
 		line("Project runners run the project's code, so they are asked until the person consents; their flags")
-		line("and paths are still checked: %s.", strings.Join(in.Runners, ", "))
+		line("and paths are still checked: %s.", strings.Join(runners, ", "))
 	}
 	if len(in.Allowed) > 0 {
 		shown := in.Allowed

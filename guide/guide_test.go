@@ -171,3 +171,26 @@ func TestTextAppliesHere(t *testing.T) {
 		}
 	}
 }
+
+// TestTextInstalledOnly: programs and runners that are not installed
+// here are left out of the lists.
+func TestTextInstalledOnly(t *testing.T) {
+	t.Parallel()
+	in := Input{Programs: []string{"cat", "go (doc, env)", "rg"}, Runners: []string{"cargo build", "go test", "python3 -m pytest"}}
+	in.Installed = func(name string) bool { return name == "cat" || name == "go" || name == "python3" }
+	text := Text(in)
+	for _, want := range []string{"  cat, go (doc, env).", "checked: go test, python3 -m pytest."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+	for _, notWant := range []string{", rg", "cargo"} {
+		if strings.Contains(text, notWant) {
+			t.Errorf("lists %q, which is not installed:\n%s", notWant, text)
+		}
+	}
+	in.Installed = func(string) bool { return false }
+	if text := Text(in); strings.Contains(text, "Run without asking") || strings.Contains(text, "Project runners") {
+		t.Errorf("empty lists are still introduced:\n%s", text)
+	}
+}

@@ -35,7 +35,8 @@ type progress struct {
 	block   int
 	start   time.Time
 	stop    chan struct{}
-	midLine bool // the last output did not end in a newline
+	midLine bool   // the last output did not end in a newline
+	carry   []byte // the start of a UTF-8 character whose rest comes in the next write
 }
 
 // stillEvery is how often progress says that a command still runs.
@@ -111,6 +112,10 @@ func (p *progress) done(r *gateway.Result) {
 		return
 	}
 	close(p.stop)
+	if len(p.carry) > 0 { // the command ended inside a character
+		_, _ = io.WriteString(p.w, liveText(string(p.carry)))
+		p.carry = nil
+	}
 	p.newline()
 	d := time.Since(p.start).Round(time.Millisecond)
 	if d > time.Second {
@@ -133,9 +138,32 @@ func (p *progress) Write(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
-	_, err := io.WriteString(p.w, liveText(string(b)))
-	p.midLine = b[len(b)-1] != '\n'
+	text := append(p.carry, b...)
+	p.carry = nil
+	// A character cut between two writes waits for its rest (at most 3
+	// bytes), instead of being shown as invalid bytes.
+	if i := incompleteTail(text); i < len(text) {
+		p.carry = append([]byte(nil), text[i:]...)
+		text = text[:i]
+	}
+	_, err := io.WriteString(p.w, liveText(string(text)))
+	p.midLine = len(text) > 0 && text[len(text)-1] != '\n' || len(p.carry) > 0
 	return len(b), err
+}
+
+// incompleteTail is where a UTF-8 character that b ends in the middle of
+// starts, or len(b) when b ends on a character boundary (or in bytes that
+// are no UTF-8 at all, which liveText shows as such).
+func incompleteTail(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-3; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
 }
 
 // liveText makes control characters visible except newline and tab: a

@@ -107,3 +107,18 @@ func TestLiveText(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressSplitRune: a character cut between two writes is shown
+// whole, not as invalid bytes.
+func TestProgressSplitRune(t *testing.T) {
+	var b bytes.Buffer
+	p := &progress{w: &b}
+	e := []byte("é€\n")
+	for _, chunk := range [][]byte{e[:1], e[1:3], e[3:4], e[4:]} {
+		p.Write(chunk)
+	}
+	p.Write([]byte{0xff, '\n'})
+	if got, want := b.String(), "é€\n\\xff\n"; got != want {
+		t.Errorf("shown %q, want %q", got, want)
+	}
+}

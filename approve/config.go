@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/clada/clada/internal/suggest"
 )
 
 // ConfigFile is the name of the configuration file in .clada.
@@ -216,9 +218,12 @@ func parseConfig(path string, data []byte, scope Scope) (Config, error) {
 			cfg.TrustAll = new(bool)
 			v = boolValue{cfg.TrustAll}
 		default:
-			return Config{}, keyError(path, &md, top[name], name, errors.New(
-				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, report_budget, "+
-					"secrets, sandbox, compose, dirs, hosts, network, background_after, job_timeout and job_max_output"))
+			known := "config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, report_budget, " +
+				"secrets, sandbox, compose, dirs, hosts, network, background_after, job_timeout and job_max_output"
+			if near := suggest.Closest(name, ConfigKeys); near != "" {
+				known = "did you mean " + near + "? " + known
+			}
+			return Config{}, keyError(path, &md, top[name], name, errors.New("unknown key: "+known))
 		}
 		if err := md.PrimitiveDecode(top[name], v); err != nil {
 			return Config{}, tomlFileError(path, name, err)
@@ -248,7 +253,7 @@ func (d durationValue) UnmarshalTOML(v any) error {
 		got = time.Duration(v) * time.Second
 	case string:
 		var err error
-		got, err = time.ParseDuration(strings.TrimSpace(v))
+		got, err = ParseDuration(v)
 		if err != nil {
 			return fmt.Errorf("%q is not a duration: write e.g. \"30s\" or \"2m\", or a number of seconds", v)
 		}
@@ -263,6 +268,22 @@ func (d durationValue) UnmarshalTOML(v any) error {
 	}
 	*d.dst = got
 	return nil
+}
+
+// ParseDuration reads a duration the way config.toml's durations and
+// --timeout are written: a Go duration ("30s", "5m", "1h30m") or a whole
+// number of seconds ("90"), surrounding spaces ignored. It checks no
+// range; the caller does.
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseUint(s, 10, 32); err == nil {
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration: write e.g. 30s, 5m or 1h30m, or a number of seconds", s)
+	}
+	return d, nil
 }
 
 func (d durationValue) outOfRange(v string) error {

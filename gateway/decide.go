@@ -228,7 +228,7 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 		if !g.isDir(d) {
 			return Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: attr,
 				Reason: fmt.Sprintf("the dir attribute %q is not a directory inside the project", attr),
-				Advice: "create the directory first, or fix the dir attribute (it is relative to the project root)"}
+				Advice: "create the directory first, or fix the dir attribute (" + g.dirRelativeTo() + ")"}
 		}
 		absDir = d
 	}
@@ -405,6 +405,16 @@ func withGrants(argv []string, v Verdict) Verdict {
 		v.Grants.Caches, v.Grants.CacheQuery = gr.Caches, gr.CacheQuery
 	}
 	return v
+}
+
+// dirRelativeTo says what a dir attribute is relative to, for advice:
+// the directory clada was started in, which is the root or, with a
+// [Options.Base], a directory below it.
+func (g *Gateway) dirRelativeTo() string {
+	if g.opts.Base == "" {
+		return "it is relative to the project root, where clada runs"
+	}
+	return "it is relative to " + g.opts.Base + "/, the directory clada runs in, and confined to the project root"
 }
 
 // inBase is dir (a dir attribute) relative to the root: joined onto the

@@ -23,7 +23,7 @@ var gatewayRules = []RuleInfo{
 		Advice:  "do not run this command; if it is needed, tell the person, who can remove the pattern with `clada forget`"},
 	{Code: RuleDirNotFound, Decision: "deny",
 		Trigger: "the dir attribute names no directory inside the project",
-		Advice:  "create the directory first, or fix dir (it is relative to the project root)"},
+		Advice:  "create the directory first, or fix dir (it is relative to the directory clada runs in, the project root or a directory below it)"},
 	{Code: RuleAllowedPattern, Decision: "allow",
 		Trigger: "the command would be asked, and a pattern in `allowed` of .clada/commands.toml covers it (a pattern never overrides a denial)"},
 	{Code: RuleNotRestorable, Decision: "ask",

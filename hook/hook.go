@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/internal/decisionlog"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/specs"
@@ -140,6 +141,16 @@ func Decide(req Request) Answer {
 		}
 	}
 	a.Result, a.Decision = r, r.Decision
+	// The decision log gets the hook's answer; a failure to write it
+	// changes no answer and is not the agent's to show.
+	defer func() {
+		e := p.LogEntry(decisionlog.EntryHook, req.Agent, r)
+		e.Decision = string(a.Decision)
+		if a.Decision != r.Decision {
+			e.Rule, e.Reason = gateway.RuleSelfExec, a.Reason
+		}
+		_ = p.Log(e)
+	}()
 	if r.Decision == gateway.Ask && runsExec(r.Argv) {
 		// The person would approve a clada exec, which then refuses
 		// what needs approval: refuse now and say how to be asked.

@@ -701,7 +701,7 @@ func (r *Reporter) statusText(b *gateway.Result) string {
 	res := b.Run
 	by := "allowed (" + b.ApprovedBy + ")"
 	switch b.ApprovedBy {
-	case "yes", "always":
+	case "yes", "always", "prefix":
 		by = "approved by the person (" + b.ApprovedBy + ")"
 	case "trust-all":
 		by = "approved by --trust-all"

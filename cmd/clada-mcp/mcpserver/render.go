@@ -137,7 +137,7 @@ func jobText(j *job, f *finished) string {
 // approvedBy words ApprovedBy as the text report does.
 func approvedBy(by string) string {
 	switch by {
-	case "yes", "always":
+	case "yes", "always", "prefix":
 		return "approved by the person (" + by + ")"
 	case "trust-all":
 		return "approved by --trust-all"

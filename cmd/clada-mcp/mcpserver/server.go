@@ -19,6 +19,7 @@ import (
 
 	"github.com/clada/clada/approve"
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/internal/decisionlog"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/report"
@@ -418,11 +419,25 @@ func (s *Server) check(ctx context.Context, req *mcp.CallToolRequest, in checkIn
 		return toolError("%s", projectError(err)), nil, nil
 	}
 	r := g.Check(in.Command, in.Dir)
+	s.logDecision(req, r)
 	out := checkOutput{Decision: string(r.Decision), Rule: r.Rule, Reason: r.Reason, Advice: r.Advice, Argv: r.Argv, Word: r.Word}
 	if out.Argv == nil {
 		out.Argv = []string{}
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: blockText(r, report.Options{DryRun: true})}}}, out, nil
+}
+
+// logDecision appends r to the project's decision log (entry mcp, the
+// client's name as the agent). A failure to write it goes to clada's
+// own log, never to the client.
+func (s *Server) logDecision(req *mcp.CallToolRequest, r *gateway.Result) {
+	agent := ""
+	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+		agent = p.ClientInfo.Name
+	}
+	if err := s.p.Log(s.p.LogEntry(decisionlog.EntryMCP, agent, r)); err != nil {
+		fmt.Fprintf(s.log, "clada: decision log: %v\n", err)
+	}
 }
 
 // projectError words an error opening the project's files, with its hint.
@@ -499,7 +514,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 		// "never" answer.
 		defer x.Output.Close()
 		var f *finished
-		g.Execute(ctx, plan, x, func(r *gateway.Result) { f = finish(r, opts) })
+		g.Execute(ctx, plan, x, func(r *gateway.Result) { f = finish(r, opts); s.logDecision(req, r) })
 		if f == nil {
 			f = finish(r, opts)
 		}
@@ -510,7 +525,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 	j, err := s.jobs.start(view, func(ctx context.Context) *finished {
 		defer x.Output.Close() // trims the saved history
 		var f *finished
-		g.Execute(ctx, plan, x, func(r *gateway.Result) { f = finish(r, opts) })
+		g.Execute(ctx, plan, x, func(r *gateway.Result) { f = finish(r, opts); s.logDecision(req, r) })
 		if f == nil { // not executed: cannot happen for a valid plan
 			f = finish(r, opts)
 		}

@@ -369,3 +369,28 @@ func TestStartRequiresAllow(t *testing.T) {
 		t.Fatalf("Start without Allow: %v", err)
 	}
 }
+
+func TestRefusalLingers(t *testing.T) {
+	// After a refusal the proxy closes its writing half and still reads
+	// for a moment: a client that sends its body late (after reading the
+	// refusal, or before, as most do) meets no connection reset, which on
+	// some systems destroys the answer before the client reads it.
+	f := newFixture(t)
+	c := dialProxy(t, f.p)
+	io.WriteString(c, "POST http://denied.test/upload HTTP/1.1\r\nContent-Length: 102400\r\n\r\n")
+	br := bufio.NewReader(c)
+	resp := readResponse(t, br)
+	if resp.code != 403 || !strings.Contains(resp.body, "does not include denied.test:80") {
+		t.Fatalf("answered %q %q", resp.status, resp.body)
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Fatalf("after the answer: %v, want the end of the stream", err)
+	}
+	chunk := make([]byte, 10<<10)
+	for i := 0; i < 10; i++ {
+		if _, err := c.Write(chunk); err != nil {
+			t.Fatalf("writing the body, chunk %d: %v", i, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

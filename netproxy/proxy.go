@@ -310,10 +310,11 @@ func (p *Proxy) handle(c net.Conn) {
 		err := relayResponseHead(upR, c)
 		if err != nil && err != errWritten {
 			p.logf("netproxy: %s %s: %v", h.method, clip(h.target), err)
+			// The other direction still reads the client: no lingering.
 			if se, ok := err.(*statusError); ok {
-				p.answer(c, se.code, "clada: "+se.msg)
+				p.reply(c, se.code, "clada: "+se.msg)
 			} else {
-				p.answer(c, 502, fmt.Sprintf("clada: no answer from %s: %v", t, err))
+				p.reply(c, 502, fmt.Sprintf("clada: no answer from %s: %v", t, err))
 			}
 		}
 		return err
@@ -335,12 +336,29 @@ func (p *Proxy) dial(t target) (net.Conn, error) {
 	return up, nil
 }
 
-// answer sends a short text answer and leaves the connection to be closed.
+// answer sends a short text answer, then ends the connection gently: it
+// closes its writing half and reads (for at most half a second and 256
+// KiB) what the client still sends, such as the body of a refused POST.
+// Closing with unread bytes would reset the connection, and a reset can
+// destroy the answer before the client reads it.
 func (p *Proxy) answer(c net.Conn, code int, body string) {
+	if err := p.reply(c, code, body); err != nil {
+		return
+	}
+	if cw, ok := c.(closeWriter); ok {
+		cw.CloseWrite()
+		c.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+		io.CopyN(io.Discard, c, 256<<10)
+	}
+}
+
+// reply sends a short text answer.
+func (p *Proxy) reply(c net.Conn, code int, body string) error {
 	body += "\n"
 	c.SetWriteDeadline(time.Now().Add(10 * time.Second))
-	fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+	_, err := fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
 		code, reason(code), len(body), body)
+	return err
 }
 
 func isTimeout(err error) bool {

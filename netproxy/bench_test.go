@@ -127,3 +127,18 @@ func BenchmarkPlainGet(b *testing.B) {
 		c.Close()
 	}
 }
+
+// BenchmarkStartClose is the cost of a proxy of its own per command
+// (Allow has no notion of which command connects, so per-command grants
+// mean one proxy per command).
+func BenchmarkStartClose(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		p, err := Start(Options{Allow: func(string, int) bool { return false }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := p.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -124,8 +124,8 @@ func (p *Proxy) Refused() []string {
 // Later calls return the first call's result.
 func (p *Proxy) Close() error {
 	p.closeOnce.Do(func() {
-		p.closeErr = p.ln.Close()
 		p.cancel()
+		p.closeErr = p.ln.Close()
 		p.mu.Lock()
 		p.closed = true
 		for c := range p.conns {
@@ -170,7 +170,7 @@ func (p *Proxy) serve() {
 	for {
 		c, err := p.ln.Accept()
 		if err != nil {
-			if p.ctx.Err() != nil {
+			if p.ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 				return
 			}
 			// A temporary failure (out of file descriptors): wait a little

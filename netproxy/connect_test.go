@@ -240,6 +240,12 @@ func TestCloseEndsTunnelsWithoutLeaks(t *testing.T) {
 	if err := f.p.Close(); err != nil {
 		t.Errorf("a second Close: %v", err)
 	}
+	f.mu.Lock()
+	logs := strings.Join(f.logs, "\n")
+	f.mu.Unlock()
+	if strings.Contains(logs, "accept") {
+		t.Errorf("Close logged an accept error: %q", logs)
+	}
 	if _, err := net.Dial("tcp4", f.p.Addr()); err == nil {
 		t.Error("the proxy still accepts after Close")
 	}

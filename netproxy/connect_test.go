@@ -358,6 +358,8 @@ func TestEnv(t *testing.T) {
 		"http_proxy=" + u, "https_proxy=" + u, "all_proxy=" + u,
 		"NO_PROXY=", "no_proxy=",
 		"npm_config_proxy=" + u, "npm_config_https_proxy=" + u,
+		"YARN_HTTP_PROXY=" + u, "YARN_HTTPS_PROXY=" + u,
+		"NODE_USE_ENV_PROXY=1",
 	}
 	if got := f.p.Env(); !slices.Equal(got, want) {
 		t.Errorf("Env() = %q, want %q", got, want)

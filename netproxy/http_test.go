@@ -336,8 +336,13 @@ func TestAcceptedForms(t *testing.T) {
 	// What must still work: leading empty lines, bare LF line ends,
 	// HTTP/1.0, an upper-case scheme, an empty port, a fragment.
 	f := newFixture(t)
-	f.route("origin.test", 80, server(t, rawOrigin), true)
+	raw4 := server(t, rawOrigin)
+	f.route("origin.test", 80, raw4, true)
+	f.route("::1", 80, raw4, true)
+	f.route("::1", 8080, raw4, true)
 	cases := []struct{ name, req, want string }{
+		{"IPv6", "GET http://[::1]/ HTTP/1.1\r\nHost: other\r\n\r\n", "GET / HTTP/1.1\r\nHost: [::1]\r\n"},
+		{"IPv6 with port", "GET http://[0::1]:8080/ HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\nHost: [::1]:8080\r\n"},
 		{"leading empty line", "\r\nGET http://origin.test/ HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\n"},
 		{"bare LF", "GET http://origin.test/a HTTP/1.1\nX-A: 1\n\n", "GET /a HTTP/1.1\r\nHost: origin.test\r\nX-A: 1\r\n"},
 		{"HTTP/1.0", "GET http://origin.test/ HTTP/1.0\r\n\r\n", "GET / HTTP/1.0\r\n"},

@@ -97,10 +97,14 @@ func (p *Proxy) URL() string { return "http://" + p.Addr() }
 
 // Env returns the variables a command needs to use the proxy, as
 // "NAME=value": HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and their lower-case
-// forms set to URL(); NO_PROXY and no_proxy empty, so that no destination
-// is exempted from it (a command that bypasses it reaches nothing under
-// the sandbox anyway, and would fail in a less clear way); and
-// npm_config_proxy and npm_config_https_proxy, which npm reads instead.
+// forms set to URL() (libcurl, and so git, reads only the lower-case
+// http_proxy); NO_PROXY and no_proxy empty, so that no destination is
+// exempted from it (a command that bypasses it reaches nothing under the
+// sandbox anyway, and would fail in a less clear way); npm_config_proxy
+// and npm_config_https_proxy, which npm (and pnpm) read instead;
+// YARN_HTTP_PROXY and YARN_HTTPS_PROXY for Yarn 2 and later; and
+// NODE_USE_ENV_PROXY=1, without which Node's own fetch and https modules
+// (Node 24, 22.21 and later) ignore the proxy variables.
 func (p *Proxy) Env() []string {
 	u := p.URL()
 	return []string{
@@ -108,6 +112,8 @@ func (p *Proxy) Env() []string {
 		"http_proxy=" + u, "https_proxy=" + u, "all_proxy=" + u,
 		"NO_PROXY=", "no_proxy=",
 		"npm_config_proxy=" + u, "npm_config_https_proxy=" + u,
+		"YARN_HTTP_PROXY=" + u, "YARN_HTTPS_PROXY=" + u,
+		"NODE_USE_ENV_PROXY=1",
 	}
 }
 

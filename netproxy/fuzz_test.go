@@ -3,11 +3,16 @@ package netproxy
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // FuzzRequestHead feeds arbitrary bytes to the parser and checks what it
@@ -95,4 +100,69 @@ func checkTarget(t *testing.T, tg target) {
 	if strings.HasSuffix(tg.host, ".") || strings.Contains(tg.host, "..") {
 		t.Fatalf("destination host %q is not normalised", tg.host)
 	}
+}
+
+// FuzzProxy sends arbitrary bytes to a running proxy: whatever they are,
+// it dials only destinations Allow approved, and answers in HTTP or
+// SOCKS5 (or not at all).
+func FuzzProxy(f *testing.F) {
+	for _, s := range []string{
+		"CONNECT good.test:80 HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n\r\n",
+		"CONNECT evil.test:80 HTTP/1.1\r\n\r\n",
+		"GET http://good.test/ HTTP/1.1\r\nHost: evil.test\r\n\r\n",
+		"GET http://evil.test/ HTTP/1.1\r\nHost: good.test\r\n\r\n",
+		"\x05\x01\x00\x05\x01\x00\x03\x09good.test\x00\x50",
+		"\x05\x01\x00\x05\x01\x00\x03\x09evil.test\x00\x50",
+		"\x05\x01\x00\x05\x01\x00\x01\x7f\x00\x00\x01\x00\x50",
+	} {
+		f.Add([]byte(s))
+	}
+	var mu sync.Mutex
+	var approved, dialed []string
+	origin := server(f, rawOrigin)
+	p, err := Start(Options{
+		Allow: func(host string, port int) bool {
+			ok := host == "good.test"
+			if ok {
+				mu.Lock()
+				approved = append(approved, net.JoinHostPort(host, strconv.Itoa(port)))
+				mu.Unlock()
+			}
+			return ok
+		},
+		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			mu.Lock()
+			dialed = append(dialed, addr)
+			mu.Unlock()
+			var d net.Dialer
+			return d.DialContext(ctx, network, origin)
+		},
+		HeadTimeout: time.Second,
+	})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { p.Close() })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := net.Dial("tcp4", p.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		c.Write(data)
+		c.(*net.TCPConn).CloseWrite()
+		got, _ := io.ReadAll(c)
+		if len(got) > 0 && !bytes.HasPrefix(got, []byte("HTTP/1.1 ")) && got[0] != 5 {
+			t.Fatalf("answered %q", got)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, d := range dialed {
+			if !slices.Contains(approved, d) {
+				t.Fatalf("dialed %s, approved only %q", d, approved)
+			}
+		}
+		approved, dialed = nil, nil
+	})
 }

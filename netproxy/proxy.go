@@ -303,7 +303,7 @@ func (p *Proxy) handle(c net.Conn) {
 		if _, err := io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
 			return
 		}
-		p.relay(c, br, up, bufio.NewReader(up), nil)
+		p.relay(c, br, up, up, nil)
 		return
 	}
 	if _, err := up.Write(fwd); err != nil {

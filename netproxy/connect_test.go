@@ -402,3 +402,74 @@ func TestRefusalLingers(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+func TestOverlappingRequestsAskOnce(t *testing.T) {
+	// Ten connections to a new host while Allow is deciding (a person is
+	// being asked): one call, and all ten get its answer.
+	release := make(chan bool)
+	var calls sync.WaitGroup
+	calls.Add(1)
+	var mu sync.Mutex
+	n := 0
+	f := newFixture(t)
+	f.route("new.test", 443, server(t, echo), false)
+	f.allowFn = func(host string, port int) bool {
+		mu.Lock()
+		n++
+		first := n == 1
+		mu.Unlock()
+		if first {
+			calls.Done()
+		}
+		return <-release
+	}
+	type result struct {
+		code int
+		err  error
+	}
+	results := make(chan result, 10)
+	for i := 0; i < 10; i++ {
+		go func() {
+			c, err := net.Dial("tcp4", f.p.Addr())
+			if err != nil {
+				results <- result{err: err}
+				return
+			}
+			defer c.Close()
+			c.SetDeadline(time.Now().Add(20 * time.Second))
+			io.WriteString(c, "CONNECT new.test:443 HTTP/1.1\r\n\r\n")
+			status, err := bufio.NewReader(c).ReadString('\n')
+			var code int
+			fmt.Sscanf(status, "HTTP/1.1 %d", &code)
+			results <- result{code, err}
+		}()
+	}
+	calls.Wait()
+	// Let the other nine requests arrive while the first is deciding (a
+	// request that arrived after the answer would ask again).
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		f.p.mu.Lock()
+		w := f.p.deciding["new.test:443"].waiters
+		f.p.mu.Unlock()
+		if w == 9 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests wait for the first one's answer, want 9", w)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	release <- true
+	for i := 0; i < 10; i++ {
+		r := <-results
+		if r.err != nil || r.code != 200 {
+			t.Errorf("a client got %d, %v", r.code, r.err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n != 1 {
+		t.Errorf("Allow was called %d times for overlapping requests, want 1", n)
+	}
+}

@@ -17,9 +17,10 @@ type Options struct {
 	// Allow decides a destination: host as the client named it (a DNS
 	// name, lower-cased, no trailing dot; or an IP literal without
 	// brackets, in its canonical form: "::ffff:127.0.0.1" is "127.0.0.1")
-	// and port. Required. It is called from many goroutines at once and
-	// may block (to ask a person): the client waits, and Close waits for
-	// calls in flight.
+	// and port. Required. It is called from many goroutines at once (but
+	// once for overlapping requests for the same destination, which share
+	// its answer) and may block (to ask a person): the client waits, and
+	// Close waits for calls in flight.
 	Allow func(host string, port int) bool
 	// Dial connects to the destination (default: a net.Dialer with a 30 s
 	// timeout that refuses a DNS name resolving to a loopback, link-local
@@ -51,6 +52,8 @@ type Proxy struct {
 	conns   map[net.Conn]struct{}
 	refused []string
 	seen    map[string]bool
+	// deciding holds the calls of Allow in flight, by "host:port".
+	deciding map[string]*decision
 
 	closeOnce sync.Once
 	closeErr  error
@@ -80,6 +83,8 @@ func Start(opts Options) (*Proxy, error) {
 		cancel: cancel,
 		conns:  map[net.Conn]struct{}{},
 		seen:   map[string]bool{},
+
+		deciding: map[string]*decision{},
 	}
 	p.wg.Add(1)
 	go p.serve()
@@ -208,11 +213,33 @@ func (p *Proxy) serve() {
 }
 
 // allow asks Allow and records a refusal.
+//
+// Calls for the same destination that overlap share one call of Allow:
+// a package manager that opens a dozen connections to a new host at once
+// makes a person answer once, not a dozen times. Calls that do not
+// overlap each ask Allow (remembering an answer is the caller's choice).
 func (p *Proxy) allow(t target) bool {
-	if p.opts.Allow(t.host, t.port) {
+	s := t.String()
+	p.mu.Lock()
+	if d, ok := p.deciding[s]; ok {
+		d.waiters++
+		p.mu.Unlock()
+		<-d.done
+		return d.ok
+	}
+	d := &decision{done: make(chan struct{})}
+	p.deciding[s] = d
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.deciding, s)
+		p.mu.Unlock()
+		close(d.done)
+	}()
+	d.ok = p.opts.Allow(t.host, t.port)
+	if d.ok {
 		return true
 	}
-	s := t.String()
 	p.mu.Lock()
 	if !p.seen[s] {
 		p.seen[s] = true
@@ -220,6 +247,13 @@ func (p *Proxy) allow(t target) bool {
 	}
 	p.mu.Unlock()
 	return false
+}
+
+// decision is a call of Allow in flight; ok is set before done closes.
+type decision struct {
+	done    chan struct{}
+	ok      bool
+	waiters int // the requests that wait for it besides the first
 }
 
 // refusal is the body of the answer to a destination Allow refused.

@@ -473,3 +473,20 @@ func TestOverlappingRequestsAskOnce(t *testing.T) {
 		t.Errorf("Allow was called %d times for overlapping requests, want 1", n)
 	}
 }
+
+func TestRefusedIsBounded(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < maxRefused+5; i++ {
+		if _, _, resp := connect(t, f.p, fmt.Sprintf("h%d.test:443", i)); resp.code != 403 {
+			t.Fatalf("h%d.test answered %q", i, resp.status)
+		}
+	}
+	connect(t, f.p, "h0.test:443") // already listed: not omitted
+	got := f.p.Refused()
+	if len(got) != maxRefused || got[0] != "h0.test:443" || got[maxRefused-1] != fmt.Sprintf("h%d.test:443", maxRefused-1) {
+		t.Errorf("Refused() has %d entries, from %q to %q", len(got), got[0], got[len(got)-1])
+	}
+	if n := f.p.RefusedOmitted(); n != 5 {
+		t.Errorf("RefusedOmitted() = %d, want 5", n)
+	}
+}

@@ -52,6 +52,7 @@ type Proxy struct {
 	conns   map[net.Conn]struct{}
 	refused []string
 	seen    map[string]bool
+	omitted int
 	// deciding holds the calls of Allow in flight, by "host:port".
 	deciding map[string]*decision
 
@@ -122,12 +123,25 @@ func (p *Proxy) Env() []string {
 	}
 }
 
+// maxRefused bounds the list of Refused: a command that tries a million
+// names must not grow clada's memory or its report without end.
+const maxRefused = 256
+
 // Refused returns the destinations Allow refused, "host:port" (an IPv6
-// literal in brackets), in the order first seen, each once.
+// literal in brackets), in the order first seen, each once; at most the
+// first 256 (RefusedOmitted counts the refusals after those).
 func (p *Proxy) Refused() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.refused...)
+}
+
+// RefusedOmitted is the number of refusals of destinations not in
+// Refused because it was full (a destination refused twice counts twice).
+func (p *Proxy) RefusedOmitted() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.omitted
 }
 
 // Close stops listening, closes every open client and tunnel connection
@@ -241,9 +255,13 @@ func (p *Proxy) allow(t target) bool {
 		return true
 	}
 	p.mu.Lock()
-	if !p.seen[s] {
+	switch {
+	case p.seen[s]:
+	case len(p.refused) < maxRefused:
 		p.seen[s] = true
 		p.refused = append(p.refused, s)
+	default:
+		p.omitted++
 	}
 	p.mu.Unlock()
 	return false

@@ -107,6 +107,9 @@ func TestConnectRefused(t *testing.T) {
 		if resp.body != want {
 			t.Fatalf("attempt %d: body %q, want %q", i+1, resp.body, want)
 		}
+		if resp.status != "HTTP/1.1 403 "+strings.TrimSpace(want) {
+			t.Fatalf("attempt %d: status line %q, want the refusal as its reason phrase", i+1, resp.status)
+		}
 	}
 	if _, _, resp := connect(t, f.p, "denied.test:8443"); resp.code != 403 {
 		t.Fatalf("denied.test:8443 answered %q", resp.status)
@@ -135,7 +138,7 @@ func TestRefusalHint(t *testing.T) {
 	})
 	_, _, resp := connect(t, f.p, "denied.test:443")
 	want := "clada: the network grant of this command does not include denied.test:443\ngrant it: network = [\"denied.test\"]\n"
-	if resp.code != 403 || resp.body != want {
+	if resp.code != 403 || resp.body != want || resp.status != "HTTP/1.1 403 clada: the network grant of this command does not include denied.test:443" {
 		t.Fatalf("answered %q with %q, want 403 with %q", resp.status, resp.body, want)
 	}
 }

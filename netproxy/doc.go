@@ -28,6 +28,12 @@
 //     as CONNECT is. Its replies carry no text, so a refusal is reply code
 //     2 ("not allowed by ruleset").
 //
+// A refusal is an HTTP answer whose reason phrase is the refusal itself
+// (403 clada: the network grant of this command does not include
+// host:443), since most clients never print the body of a refused
+// CONNECT while Go, Python and npm print the reason phrase; curl and git
+// print only the code, so [Proxy.Refused] is what the report names.
+//
 // The proxy itself runs unconfined, so it must never become a way around
 // Allow. It connects only to the host and port Allow approved: the
 // CONNECT authority or the absolute URL's host, never a Host header; a

@@ -500,3 +500,20 @@ func TestPipelinedRequestStaysWithItsDestination(t *testing.T) {
 		t.Errorf("Allow asked %q", got)
 	}
 }
+
+func TestReasonPhrase(t *testing.T) {
+	for _, c := range []struct {
+		code       int
+		body, want string
+	}{
+		{403, "clada: no\nsecond line", "clada: no"},
+		{400, "clada: a\x00b\rc\td", "clada: a b c\td"},
+		{502, "", "Bad Gateway"},
+		{502, "\n", "Bad Gateway"},
+		{400, strings.Repeat("x", 400), strings.Repeat("x", 300)},
+	} {
+		if got := reasonPhrase(c.code, c.body); got != c.want {
+			t.Errorf("reasonPhrase(%d, %q) = %q, want %q", c.code, c.body, got, c.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -411,12 +412,39 @@ func (p *Proxy) answer(c net.Conn, code int, body string) {
 }
 
 // reply sends a short text answer.
+//
+// The reason phrase of the status line is the body's first line, not
+// "Forbidden": most clients never show the body of a refused CONNECT, but
+// Go's and Python's show the reason phrase ("Get …: clada: the network
+// grant of this command does not include host:443", "Tunnel connection
+// failed: 403 clada: …"), so the command's own error names the host.
 func (p *Proxy) reply(c net.Conn, code int, body string) error {
 	body += "\n"
 	c.SetWriteDeadline(time.Now().Add(10 * time.Second))
 	_, err := fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
-		code, reason(code), len(body), body)
+		code, reasonPhrase(code, body), len(body), body)
 	return err
+}
+
+// reasonPhrase is the first line of body made fit for a status line
+// (RFC 9112, 4: tabs, spaces and visible characters), at most 300 bytes;
+// the standard phrase when nothing is left.
+func reasonPhrase(code int, body string) string {
+	line, _, _ := strings.Cut(body, "\n")
+	b := []byte(line)
+	for i, c := range b {
+		if c < ' ' && c != '\t' || c == 0x7f {
+			b[i] = ' '
+		}
+	}
+	line = strings.TrimSpace(string(b))
+	if len(line) > 300 {
+		line = line[:300]
+	}
+	if line == "" {
+		return reason(code)
+	}
+	return line
 }
 
 func isTimeout(err error) bool {

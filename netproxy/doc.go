@@ -1,7 +1,9 @@
 // Package netproxy is the network of a confined command: a small proxy on
 // 127.0.0.1 that clada runs for the life of a run, and the only place on
 // the network such a command can reach (the sandbox lets it connect to the
-// proxy's port and nothing else). The person grants host names — a spec's
+// proxy's port and nothing else; where Landlock's port rule is the only
+// wall, that port number on any address, since Landlock knows no
+// addresses). The person grants host names — a spec's
 // network list, the registries of the ecosystem packs, the project's own
 // list — and the proxy connects a command to a destination only when
 // [Options.Allow] says that host and port are granted; anything else gets
@@ -57,7 +59,10 @@
 //     the connection still goes only to the granted host.)
 //   - One request per plain-HTTP connection: the proxy closes the client's
 //     connection after the answer, and clients open a new one for the next
-//     request. Keep-alive between client and proxy is not kept.
+//     request. Keep-alive between client and proxy is not kept. Bytes a
+//     client sends after its request (a pipelined second request) reach
+//     the first request's origin as part of its stream, never the host
+//     they name.
 //   - Only HTTP/1.0 and HTTP/1.1 toward the proxy; HTTP/2 goes inside
 //     CONNECT tunnels, where the proxy does not look.
 //   - A request line and headers are bounded to 64 KiB together (431

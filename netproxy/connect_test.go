@@ -107,6 +107,9 @@ func TestConnectRefused(t *testing.T) {
 		if resp.body != want {
 			t.Fatalf("attempt %d: body %q, want %q", i+1, resp.body, want)
 		}
+		if resp.status != "HTTP/1.1 403 "+strings.TrimSpace(want) {
+			t.Fatalf("attempt %d: status line %q, want the refusal as its reason phrase", i+1, resp.status)
+		}
 	}
 	if _, _, resp := connect(t, f.p, "denied.test:8443"); resp.code != 403 {
 		t.Fatalf("denied.test:8443 answered %q", resp.status)
@@ -135,7 +138,7 @@ func TestRefusalHint(t *testing.T) {
 	})
 	_, _, resp := connect(t, f.p, "denied.test:443")
 	want := "clada: the network grant of this command does not include denied.test:443\ngrant it: network = [\"denied.test\"]\n"
-	if resp.code != 403 || resp.body != want {
+	if resp.code != 403 || resp.body != want || resp.status != "HTTP/1.1 403 clada: the network grant of this command does not include denied.test:443" {
 		t.Fatalf("answered %q with %q, want 403 with %q", resp.status, resp.body, want)
 	}
 }
@@ -239,6 +242,12 @@ func TestCloseEndsTunnelsWithoutLeaks(t *testing.T) {
 	}
 	if err := f.p.Close(); err != nil {
 		t.Errorf("a second Close: %v", err)
+	}
+	f.mu.Lock()
+	logs := strings.Join(f.logs, "\n")
+	f.mu.Unlock()
+	if strings.Contains(logs, "accept") {
+		t.Errorf("Close logged an accept error: %q", logs)
 	}
 	if _, err := net.Dial("tcp4", f.p.Addr()); err == nil {
 		t.Error("the proxy still accepts after Close")
@@ -352,6 +361,8 @@ func TestEnv(t *testing.T) {
 		"http_proxy=" + u, "https_proxy=" + u, "all_proxy=" + u,
 		"NO_PROXY=", "no_proxy=",
 		"npm_config_proxy=" + u, "npm_config_https_proxy=" + u,
+		"YARN_HTTP_PROXY=" + u, "YARN_HTTPS_PROXY=" + u,
+		"NODE_USE_ENV_PROXY=1",
 	}
 	if got := f.p.Env(); !slices.Equal(got, want) {
 		t.Errorf("Env() = %q, want %q", got, want)
@@ -367,5 +378,118 @@ func TestEnv(t *testing.T) {
 func TestStartRequiresAllow(t *testing.T) {
 	if _, err := Start(Options{}); err == nil || !strings.Contains(err.Error(), "Allow") {
 		t.Fatalf("Start without Allow: %v", err)
+	}
+}
+
+func TestRefusalLingers(t *testing.T) {
+	// After a refusal the proxy closes its writing half and still reads
+	// for a moment: a client that sends its body late (after reading the
+	// refusal, or before, as most do) meets no connection reset, which on
+	// some systems destroys the answer before the client reads it.
+	f := newFixture(t)
+	c := dialProxy(t, f.p)
+	io.WriteString(c, "POST http://denied.test/upload HTTP/1.1\r\nContent-Length: 102400\r\n\r\n")
+	br := bufio.NewReader(c)
+	resp := readResponse(t, br)
+	if resp.code != 403 || !strings.Contains(resp.body, "does not include denied.test:80") {
+		t.Fatalf("answered %q %q", resp.status, resp.body)
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Fatalf("after the answer: %v, want the end of the stream", err)
+	}
+	chunk := make([]byte, 10<<10)
+	for i := 0; i < 10; i++ {
+		if _, err := c.Write(chunk); err != nil {
+			t.Fatalf("writing the body, chunk %d: %v", i, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestOverlappingRequestsAskOnce(t *testing.T) {
+	// Ten connections to a new host while Allow is deciding (a person is
+	// being asked): one call, and all ten get its answer.
+	release := make(chan bool)
+	var calls sync.WaitGroup
+	calls.Add(1)
+	var mu sync.Mutex
+	n := 0
+	f := newFixture(t)
+	f.route("new.test", 443, server(t, echo), false)
+	f.allowFn = func(host string, port int) bool {
+		mu.Lock()
+		n++
+		first := n == 1
+		mu.Unlock()
+		if first {
+			calls.Done()
+		}
+		return <-release
+	}
+	type result struct {
+		code int
+		err  error
+	}
+	results := make(chan result, 10)
+	for i := 0; i < 10; i++ {
+		go func() {
+			c, err := net.Dial("tcp4", f.p.Addr())
+			if err != nil {
+				results <- result{err: err}
+				return
+			}
+			defer c.Close()
+			c.SetDeadline(time.Now().Add(20 * time.Second))
+			io.WriteString(c, "CONNECT new.test:443 HTTP/1.1\r\n\r\n")
+			status, err := bufio.NewReader(c).ReadString('\n')
+			var code int
+			fmt.Sscanf(status, "HTTP/1.1 %d", &code)
+			results <- result{code, err}
+		}()
+	}
+	calls.Wait()
+	// Let the other nine requests arrive while the first is deciding (a
+	// request that arrived after the answer would ask again).
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		f.p.mu.Lock()
+		w := f.p.deciding["new.test:443"].waiters
+		f.p.mu.Unlock()
+		if w == 9 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests wait for the first one's answer, want 9", w)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	release <- true
+	for i := 0; i < 10; i++ {
+		r := <-results
+		if r.err != nil || r.code != 200 {
+			t.Errorf("a client got %d, %v", r.code, r.err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n != 1 {
+		t.Errorf("Allow was called %d times for overlapping requests, want 1", n)
+	}
+}
+
+func TestRefusedIsBounded(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < maxRefused+5; i++ {
+		if _, _, resp := connect(t, f.p, fmt.Sprintf("h%d.test:443", i)); resp.code != 403 {
+			t.Fatalf("h%d.test answered %q", i, resp.status)
+		}
+	}
+	connect(t, f.p, "h0.test:443") // already listed: not omitted
+	got := f.p.Refused()
+	if len(got) != maxRefused || got[0] != "h0.test:443" || got[maxRefused-1] != fmt.Sprintf("h%d.test:443", maxRefused-1) {
+		t.Errorf("Refused() has %d entries, from %q to %q", len(got), got[0], got[len(got)-1])
+	}
+	if n := f.p.RefusedOmitted(); n != 5 {
+		t.Errorf("RefusedOmitted() = %d, want 5", n)
 	}
 }

@@ -1,7 +1,9 @@
 // Package netproxy is the network of a confined command: a small proxy on
 // 127.0.0.1 that clada runs for the life of a run, and the only place on
 // the network such a command can reach (the sandbox lets it connect to the
-// proxy's port and nothing else). The person grants host names — a spec's
+// proxy's port and nothing else; where Landlock's port rule is the only
+// wall, that port number on any address, since Landlock knows no
+// addresses). The person grants host names — a spec's
 // network list, the registries of the ecosystem packs, the project's own
 // list — and the proxy connects a command to a destination only when
 // [Options.Allow] says that host and port are granted; anything else gets
@@ -28,6 +30,12 @@
 //     as CONNECT is. Its replies carry no text, so a refusal is reply code
 //     2 ("not allowed by ruleset").
 //
+// A refusal is an HTTP answer whose reason phrase is the refusal itself
+// (403 clada: the network grant of this command does not include
+// host:443), since most clients never print the body of a refused
+// CONNECT while Go, Python and npm print the reason phrase; curl and git
+// print only the code, so [Proxy.Refused] is what the report names.
+//
 // The proxy itself runs unconfined, so it must never become a way around
 // Allow. It connects only to the host and port Allow approved: the
 // CONNECT authority or the absolute URL's host, never a Host header; a
@@ -51,7 +59,10 @@
 //     the connection still goes only to the granted host.)
 //   - One request per plain-HTTP connection: the proxy closes the client's
 //     connection after the answer, and clients open a new one for the next
-//     request. Keep-alive between client and proxy is not kept.
+//     request. Keep-alive between client and proxy is not kept. Bytes a
+//     client sends after its request (a pipelined second request) reach
+//     the first request's origin as part of its stream, never the host
+//     they name.
 //   - Only HTTP/1.0 and HTTP/1.1 toward the proxy; HTTP/2 goes inside
 //     CONNECT tunnels, where the proxy does not look.
 //   - A request line and headers are bounded to 64 KiB together (431
@@ -61,8 +72,11 @@
 //     no idle timeout: a long poll or a quiet tunnel stays open until
 //     either side ends it or [Proxy.Close].
 //   - [Options.Allow] may block (to ask a person while the client waits);
-//     Close waits for the calls in flight, so Allow must return when the
-//     caller shuts down.
+//     overlapping requests for the same destination share one call and
+//     its answer. Close waits for the calls in flight, so Allow must
+//     return when the caller shuts down. Allow does not learn which
+//     command connects: grants that differ between commands need a proxy
+//     per command (Start and Close cost about 0.1 ms).
 //
 // The package does not import net/http (clada's main binary must not
 // link it); it parses the little HTTP it needs itself.

@@ -336,8 +336,13 @@ func TestAcceptedForms(t *testing.T) {
 	// What must still work: leading empty lines, bare LF line ends,
 	// HTTP/1.0, an upper-case scheme, an empty port, a fragment.
 	f := newFixture(t)
-	f.route("origin.test", 80, server(t, rawOrigin), true)
+	raw4 := server(t, rawOrigin)
+	f.route("origin.test", 80, raw4, true)
+	f.route("::1", 80, raw4, true)
+	f.route("::1", 8080, raw4, true)
 	cases := []struct{ name, req, want string }{
+		{"IPv6", "GET http://[::1]/ HTTP/1.1\r\nHost: other\r\n\r\n", "GET / HTTP/1.1\r\nHost: [::1]\r\n"},
+		{"IPv6 with port", "GET http://[0::1]:8080/ HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\nHost: [::1]:8080\r\n"},
 		{"leading empty line", "\r\nGET http://origin.test/ HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\n"},
 		{"bare LF", "GET http://origin.test/a HTTP/1.1\nX-A: 1\n\n", "GET /a HTTP/1.1\r\nHost: origin.test\r\nX-A: 1\r\n"},
 		{"HTTP/1.0", "GET http://origin.test/ HTTP/1.0\r\n\r\n", "GET / HTTP/1.0\r\n"},
@@ -422,6 +427,93 @@ func TestNoNetHTTP(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		if dep == "net/http" || strings.HasPrefix(dep, "net/http/") {
 			t.Errorf("netproxy depends on %s", dep)
+		}
+	}
+}
+
+func TestDialsOnlyWhatAllowApproved(t *testing.T) {
+	// Whatever the client writes, the proxy asks Allow about one
+	// destination, read as RFC 3986 reads the URL (the authority ends at
+	// the first '/', '?' or '#'), and dials exactly that destination, or
+	// nothing when Allow refuses. A Host header never counts.
+	cases := []struct{ req, asked string }{
+		{"GET http://evil.test#@good.test/ HTTP/1.1\r\nHost: good.test\r\n\r\n", "evil.test:80"},
+		{"GET http://evil.test?@good.test/ HTTP/1.1\r\n\r\n", "evil.test:80"},
+		{"GET http://good.test:80:90/ HTTP/1.1\r\n\r\n", ""},
+		{"GET http://good.test:8080/http://evil.test/ HTTP/1.1\r\nHost: evil.test\r\n\r\n", "good.test:8080"},
+		{"GET http://[::1]:8080/ HTTP/1.1\r\n\r\n", "[::1]:8080"},
+		{"GET http://GOOD.test./ HTTP/1.1\r\n\r\n", "good.test:80"},
+		{"GET http://good.test/ HTTP/1.1\r\nHost: evil.test\r\nX-Forwarded-Host: evil.test\r\n\r\n", "good.test:80"},
+		{"CONNECT good.test:443@evil.test:80 HTTP/1.1\r\n\r\n", ""},
+		{"CONNECT [::ffff:7f00:1]:22 HTTP/1.1\r\n\r\n", "127.0.0.1:22"},
+		{"CONNECT good.test:443 HTTP/1.1\r\nHost: evil.test:443\r\n\r\n", "good.test:443"},
+	}
+	for _, allow := range []bool{true, false} {
+		f := newFixture(t)
+		f.allowFn = func(string, int) bool { return allow }
+		for _, c := range cases {
+			f.mu.Lock()
+			f.asked, f.dialed = nil, nil
+			f.mu.Unlock()
+			resp := raw(t, f.p, c.req)
+			asked, dialed := f.askedList(), f.dialedList()
+			var want []string
+			if c.asked != "" {
+				want = []string{c.asked}
+			}
+			if !slices.Equal(asked, want) {
+				t.Errorf("%q: Allow asked %q, want %q", c.req, asked, want)
+			}
+			switch {
+			case c.asked == "" && resp.code != 400:
+				t.Errorf("%q: answered %q, want 400", c.req, resp.status)
+			case allow && !slices.Equal(dialed, want):
+				t.Errorf("%q: Allow approved %q, the proxy dialed %q", c.req, asked, dialed)
+			case !allow && len(dialed) > 0:
+				t.Errorf("%q: refused, yet dialed %q", c.req, dialed)
+			case !allow && c.asked != "" && resp.code != 403:
+				t.Errorf("%q: refused, answered %q", c.req, resp.status)
+			}
+		}
+	}
+}
+
+func TestPipelinedRequestStaysWithItsDestination(t *testing.T) {
+	// A second request sent on the same connection is relayed as bytes
+	// to the first request's origin: it never reaches its own host, and
+	// Allow is never asked about it.
+	_, goodAddr := newOrigin(t)
+	evil, evilAddr := newOrigin(t)
+	f := newFixture(t)
+	f.route("good.test", 80, goodAddr, true)
+	f.route("evil.test", 80, evilAddr, true)
+	c := dialProxy(t, f.p)
+	io.WriteString(c, "POST http://good.test/a HTTP/1.1\r\nContent-Length: 2\r\n\r\nhiGET http://evil.test/b HTTP/1.1\r\nHost: evil.test\r\n\r\n")
+	all, _ := io.ReadAll(c)
+	if !strings.Contains(string(all), "POST /a host=good.test len=2") {
+		t.Errorf("the answer %q", all)
+	}
+	if len(evil.requests()) != 0 {
+		t.Errorf("evil.test got %d requests", len(evil.requests()))
+	}
+	if got := f.askedList(); !slices.Equal(got, []string{"good.test:80"}) {
+		t.Errorf("Allow asked %q", got)
+	}
+}
+
+func TestReasonPhrase(t *testing.T) {
+	for _, c := range []struct {
+		code       int
+		body, want string
+	}{
+		{403, "clada: no\nsecond line", "clada: no"},
+		{400, "clada: a\x00b\rc\td", "clada: a b c\td"},
+		{502, "", "Bad Gateway"},
+		{502, "\n", "Bad Gateway"},
+		{400, strings.Repeat("x", 400), strings.Repeat("x", 300)},
+	} {
+		if got := reasonPhrase(c.code, c.body); got != c.want {
+			t.Errorf("reasonPhrase(%d, %q) = %q, want %q", c.code, c.body, got, c.want)
 		}
 	}
 }

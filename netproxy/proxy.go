@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -17,9 +18,10 @@ type Options struct {
 	// Allow decides a destination: host as the client named it (a DNS
 	// name, lower-cased, no trailing dot; or an IP literal without
 	// brackets, in its canonical form: "::ffff:127.0.0.1" is "127.0.0.1")
-	// and port. Required. It is called from many goroutines at once and
-	// may block (to ask a person): the client waits, and Close waits for
-	// calls in flight.
+	// and port. Required. It is called from many goroutines at once (but
+	// once for overlapping requests for the same destination, which share
+	// its answer) and may block (to ask a person): the client waits, and
+	// Close waits for calls in flight.
 	Allow func(host string, port int) bool
 	// Dial connects to the destination (default: a net.Dialer with a 30 s
 	// timeout that refuses a DNS name resolving to a loopback, link-local
@@ -51,6 +53,9 @@ type Proxy struct {
 	conns   map[net.Conn]struct{}
 	refused []string
 	seen    map[string]bool
+	omitted int
+	// deciding holds the calls of Allow in flight, by "host:port".
+	deciding map[string]*decision
 
 	closeOnce sync.Once
 	closeErr  error
@@ -80,6 +85,8 @@ func Start(opts Options) (*Proxy, error) {
 		cancel: cancel,
 		conns:  map[net.Conn]struct{}{},
 		seen:   map[string]bool{},
+
+		deciding: map[string]*decision{},
 	}
 	p.wg.Add(1)
 	go p.serve()
@@ -97,10 +104,14 @@ func (p *Proxy) URL() string { return "http://" + p.Addr() }
 
 // Env returns the variables a command needs to use the proxy, as
 // "NAME=value": HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and their lower-case
-// forms set to URL(); NO_PROXY and no_proxy empty, so that no destination
-// is exempted from it (a command that bypasses it reaches nothing under
-// the sandbox anyway, and would fail in a less clear way); and
-// npm_config_proxy and npm_config_https_proxy, which npm reads instead.
+// forms set to URL() (libcurl, and so git, reads only the lower-case
+// http_proxy); NO_PROXY and no_proxy empty, so that no destination is
+// exempted from it (a command that bypasses it reaches nothing under the
+// sandbox anyway, and would fail in a less clear way); npm_config_proxy
+// and npm_config_https_proxy, which npm (and pnpm) read instead;
+// YARN_HTTP_PROXY and YARN_HTTPS_PROXY for Yarn 2 and later; and
+// NODE_USE_ENV_PROXY=1, without which Node's own fetch and https modules
+// (Node 24, 22.21 and later) ignore the proxy variables.
 func (p *Proxy) Env() []string {
 	u := p.URL()
 	return []string{
@@ -108,15 +119,30 @@ func (p *Proxy) Env() []string {
 		"http_proxy=" + u, "https_proxy=" + u, "all_proxy=" + u,
 		"NO_PROXY=", "no_proxy=",
 		"npm_config_proxy=" + u, "npm_config_https_proxy=" + u,
+		"YARN_HTTP_PROXY=" + u, "YARN_HTTPS_PROXY=" + u,
+		"NODE_USE_ENV_PROXY=1",
 	}
 }
 
+// maxRefused bounds the list of Refused: a command that tries a million
+// names must not grow clada's memory or its report without end.
+const maxRefused = 256
+
 // Refused returns the destinations Allow refused, "host:port" (an IPv6
-// literal in brackets), in the order first seen, each once.
+// literal in brackets), in the order first seen, each once; at most the
+// first 256 (RefusedOmitted counts the refusals after those).
 func (p *Proxy) Refused() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.refused...)
+}
+
+// RefusedOmitted is the number of refusals of destinations not in
+// Refused because it was full (a destination refused twice counts twice).
+func (p *Proxy) RefusedOmitted() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.omitted
 }
 
 // Close stops listening, closes every open client and tunnel connection
@@ -124,8 +150,8 @@ func (p *Proxy) Refused() []string {
 // Later calls return the first call's result.
 func (p *Proxy) Close() error {
 	p.closeOnce.Do(func() {
-		p.closeErr = p.ln.Close()
 		p.cancel()
+		p.closeErr = p.ln.Close()
 		p.mu.Lock()
 		p.closed = true
 		for c := range p.conns {
@@ -170,7 +196,7 @@ func (p *Proxy) serve() {
 	for {
 		c, err := p.ln.Accept()
 		if err != nil {
-			if p.ctx.Err() != nil {
+			if p.ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 				return
 			}
 			// A temporary failure (out of file descriptors): wait a little
@@ -202,18 +228,51 @@ func (p *Proxy) serve() {
 }
 
 // allow asks Allow and records a refusal.
+//
+// Calls for the same destination that overlap share one call of Allow:
+// a package manager that opens a dozen connections to a new host at once
+// makes a person answer once, not a dozen times. Calls that do not
+// overlap each ask Allow (remembering an answer is the caller's choice).
 func (p *Proxy) allow(t target) bool {
-	if p.opts.Allow(t.host, t.port) {
-		return true
-	}
 	s := t.String()
 	p.mu.Lock()
-	if !p.seen[s] {
+	if d, ok := p.deciding[s]; ok {
+		d.waiters++
+		p.mu.Unlock()
+		<-d.done
+		return d.ok
+	}
+	d := &decision{done: make(chan struct{})}
+	p.deciding[s] = d
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.deciding, s)
+		p.mu.Unlock()
+		close(d.done)
+	}()
+	d.ok = p.opts.Allow(t.host, t.port)
+	if d.ok {
+		return true
+	}
+	p.mu.Lock()
+	switch {
+	case p.seen[s]:
+	case len(p.refused) < maxRefused:
 		p.seen[s] = true
 		p.refused = append(p.refused, s)
+	default:
+		p.omitted++
 	}
 	p.mu.Unlock()
 	return false
+}
+
+// decision is a call of Allow in flight; ok is set before done closes.
+type decision struct {
+	done    chan struct{}
+	ok      bool
+	waiters int // the requests that wait for it besides the first
 }
 
 // refusal is the body of the answer to a destination Allow refused.
@@ -297,7 +356,7 @@ func (p *Proxy) handle(c net.Conn) {
 		if _, err := io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
 			return
 		}
-		p.relay(c, br, up, bufio.NewReader(up), nil)
+		p.relay(c, br, up, up, nil)
 		return
 	}
 	if _, err := up.Write(fwd); err != nil {
@@ -310,10 +369,11 @@ func (p *Proxy) handle(c net.Conn) {
 		err := relayResponseHead(upR, c)
 		if err != nil && err != errWritten {
 			p.logf("netproxy: %s %s: %v", h.method, clip(h.target), err)
+			// The other direction still reads the client: no lingering.
 			if se, ok := err.(*statusError); ok {
-				p.answer(c, se.code, "clada: "+se.msg)
+				p.reply(c, se.code, "clada: "+se.msg)
 			} else {
-				p.answer(c, 502, fmt.Sprintf("clada: no answer from %s: %v", t, err))
+				p.reply(c, 502, fmt.Sprintf("clada: no answer from %s: %v", t, err))
 			}
 		}
 		return err
@@ -335,12 +395,56 @@ func (p *Proxy) dial(t target) (net.Conn, error) {
 	return up, nil
 }
 
-// answer sends a short text answer and leaves the connection to be closed.
+// answer sends a short text answer, then ends the connection gently: it
+// closes its writing half and reads (for at most half a second and 256
+// KiB) what the client still sends, such as the body of a refused POST.
+// Closing with unread bytes would reset the connection, and a reset can
+// destroy the answer before the client reads it.
 func (p *Proxy) answer(c net.Conn, code int, body string) {
+	if err := p.reply(c, code, body); err != nil {
+		return
+	}
+	if cw, ok := c.(closeWriter); ok {
+		cw.CloseWrite()
+		c.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+		io.CopyN(io.Discard, c, 256<<10)
+	}
+}
+
+// reply sends a short text answer.
+//
+// The reason phrase of the status line is the body's first line, not
+// "Forbidden": most clients never show the body of a refused CONNECT, but
+// Go's and Python's show the reason phrase ("Get …: clada: the network
+// grant of this command does not include host:443", "Tunnel connection
+// failed: 403 clada: …"), so the command's own error names the host.
+func (p *Proxy) reply(c net.Conn, code int, body string) error {
 	body += "\n"
 	c.SetWriteDeadline(time.Now().Add(10 * time.Second))
-	fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
-		code, reason(code), len(body), body)
+	_, err := fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+		code, reasonPhrase(code, body), len(body), body)
+	return err
+}
+
+// reasonPhrase is the first line of body made fit for a status line
+// (RFC 9112, 4: tabs, spaces and visible characters), at most 300 bytes;
+// the standard phrase when nothing is left.
+func reasonPhrase(code int, body string) string {
+	line, _, _ := strings.Cut(body, "\n")
+	b := []byte(line)
+	for i, c := range b {
+		if c < ' ' && c != '\t' || c == 0x7f {
+			b[i] = ' '
+		}
+	}
+	line = strings.TrimSpace(string(b))
+	if len(line) > 300 {
+		line = line[:300]
+	}
+	if line == "" {
+		return reason(code)
+	}
+	return line
 }
 
 func isTimeout(err error) bool {

@@ -71,6 +71,8 @@ func (p *Proxy) handleSOCKS(c net.Conn, br *bufio.Reader) {
 		p.socksReply(c, code)
 		return
 	}
+	// Allow may take its time (a person is asked).
+	c.SetReadDeadline(time.Time{})
 	if req[1] != 1 {
 		p.logf("netproxy: SOCKS5 %s: only CONNECT is carried, not command %d", t, req[1])
 		p.socksReply(c, socksNoCommand)
@@ -100,7 +102,6 @@ func (p *Proxy) handleSOCKS(c net.Conn, br *bufio.Reader) {
 	if err := p.socksReply(c, socksOK); err != nil {
 		return
 	}
-	c.SetReadDeadline(time.Time{})
 	p.relay(c, br, up, up, nil)
 }
 

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -61,6 +62,9 @@ func startNetwork(v Verdict, sb *sandbox.Sandbox) (*netSession, error) {
 			return false
 		},
 		Dial: proxyDial(os.Getenv(testHostsEnv)),
+		Hint: func(host string, _ int) string {
+			return fmt.Sprintf("Do not try to work around it; if %s is needed, the person adds it to hosts = [...] in .clada/config.toml", host)
+		},
 	})
 	if err != nil {
 		return nil, err
@@ -72,12 +76,16 @@ func startNetwork(v Verdict, sb *sandbox.Sandbox) (*netSession, error) {
 // testHostsEnv maps host names to addresses for the proxy, as /etc/hosts
 // would ("registry.test=127.0.0.1:4873,other.test=127.0.0.1:9"): the
 // end-to-end tests reach a fake registry on loopback by a name. It
-// grants nothing: the name must still be among the command's hosts.
+// grants nothing (the name must still be among the command's hosts), and
+// only clada's own environment sets it, never a command's.
 const testHostsEnv = "CLADA_PROXY_TEST_HOSTS"
 
 // proxyDial is the proxy's dialer: a net.Dialer, with the names of
 // mapping (testHostsEnv's syntax) sent to their addresses.
 func proxyDial(mapping string) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	if mapping == "" {
+		return nil // netproxy's own dialer, which refuses names that lead to loopback
+	}
 	var d net.Dialer
 	to := map[string]string{}
 	for _, pair := range strings.Split(mapping, ",") {

@@ -116,13 +116,16 @@ func (g *Gateway) forbiddenRead(p specs.Path, secrets bool) string {
 
 // systemSecrets are files and directories outside every home directory
 // that hold the machine's secrets (password hashes, host keys, TLS private
-// keys, sudo rules), in filepath.Match syntax: a command clada runs as
-// root could read them, and no person's yes makes them a model's to read.
+// keys, sudo rules, a process's environment), in filepath.Match syntax:
+// a command clada runs could read them, and no person's yes makes them a
+// model's to read.
 var systemSecrets = []string{
 	"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd", "/etc/spwd.db",
 	"/etc/sudoers", "/etc/sudoers.d", "/etc/ssh/ssh_host_*_key", "/etc/ssl/private",
 	"/root/.ssh", "/root/.aws", "/root/.gnupg", "/root/.netrc", "/root/.docker/config.json",
 	"/var/lib/sss", "/etc/krb5.keytab",
+	// A process's environment and memory: the tokens the person exported.
+	"/proc/*/environ", "/proc/*/mem", "/proc/*/task/*/environ", "/proc/*/task/*/mem", "/proc/kcore",
 }
 
 // within reports whether p is dir or below it.

@@ -63,6 +63,7 @@ func TestDecideOutside(t *testing.T) {
 		{"credential store", bare, "cat " + home + "/.ssh/id_ed25519", Deny, string(specs.RulePathOutsideRoot), home + "/.ssh/id_ed25519"},
 		{"credential store directory", bare, "ls " + home + "/.ssh", Deny, string(specs.RulePathOutsideRoot), home + "/.ssh"},
 		{"the system's password hashes", bare, "cat /etc/shadow", Deny, string(specs.RulePathOutsideRoot), "/etc/shadow"},
+		{"the environment of a process", bare, "cat /proc/self/environ", Deny, string(specs.RulePathOutsideRoot), "/proc/self/environ"},
 		{"a host key", bare, "head /etc/ssh/ssh_host_ed25519_key", Deny, string(specs.RulePathOutsideRoot), "/etc/ssh/ssh_host_ed25519_key"},
 		{"tar works in -C: never a read", bare, "tar -xf a.tar -C ../other", Deny, string(specs.RulePathOutsideRoot), ""},
 		{"make works in -C: never a read", bare, "make -C ../other", Deny, string(specs.RulePathOutsideRoot), ""},

@@ -200,32 +200,30 @@ func copyKey(dst *Config, key string, src Config) {
 	case "report_budget":
 		dst.ReportBudget = src.ReportBudget
 	case "secrets":
-		for _, s := range src.Secrets {
-			if !slices.Contains(dst.Secrets, s) {
-				dst.Secrets = append(dst.Secrets, s)
-			}
-		}
+		dst.Secrets = addNew(dst.Secrets, src.Secrets)
 	case "sandbox":
 		dst.Sandbox = src.Sandbox
 	case "compose":
 		dst.Compose = src.Compose
 	case "hosts":
-		for _, h := range src.Hosts {
-			if !slices.Contains(dst.Hosts, h) {
-				dst.Hosts = append(dst.Hosts, h)
-			}
-		}
+		dst.Hosts = addNew(dst.Hosts, src.Hosts)
 	case "network":
 		dst.Network = src.Network
 	case "dirs":
-		for _, d := range src.Dirs {
-			if !slices.Contains(dst.Dirs, d) {
-				dst.Dirs = append(dst.Dirs, d)
-			}
-		}
+		dst.Dirs = addNew(dst.Dirs, src.Dirs)
 	case "trust_all":
 		dst.TrustAll = src.TrustAll
 	}
+}
+
+// addNew appends to list the items of more it does not hold yet.
+func addNew[T comparable](list, more []T) []T {
+	for _, x := range more {
+		if !slices.Contains(list, x) {
+			list = append(list, x)
+		}
+	}
+	return list
 }
 
 // ConfigKeys are config.toml's keys, in the order clada config shows them.

@@ -86,13 +86,8 @@ func TestScratchDirs(t *testing.T) {
 		if err := os.Chown(filepath.Join(tmp, "claude-0"), 12345, 12345); err != nil {
 			t.Fatal(err)
 		}
-		// Only the test's directory counts: a real /tmp/claude-0 of
-		// Claude Code runs on this machine (e2e/claudecode) is the
-		// person's own.
-		for _, d := range ScratchDirs("claude-code") {
-			if strings.HasPrefix(d.Path, tmp+string(filepath.Separator)) {
-				t.Errorf("another user's claude-0 is granted: %+v", d)
-			}
+		if d := scratchDirs("claude-code", []string{tmp}); len(d) != 0 {
+			t.Errorf("another user's claude-0 is granted: %+v", d)
 		}
 	}
 }

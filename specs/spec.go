@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -31,18 +32,34 @@ import (
 var (
 	//go:embed default.toml
 	defaultTOML string
+	//go:embed packs/dart.toml
+	packDart string
+	//go:embed packs/dotnet.toml
+	packDotnet string
+	//go:embed packs/elixir.toml
+	packElixir string
 	//go:embed packs/files.toml
 	packFiles string
 	//go:embed packs/go.toml
 	packGo string
+	//go:embed packs/jstools.toml
+	packJstools string
+	//go:embed packs/jvm.toml
+	packJvm string
 	//go:embed packs/make.toml
 	packMake string
 	//go:embed packs/node.toml
 	packNode string
 	//go:embed packs/python.toml
 	packPython string
+	//go:embed packs/pytools.toml
+	packPytools string
 	//go:embed packs/rust.toml
 	packRust string
+	//go:embed packs/swift.toml
+	packSwift string
+	//go:embed packs/system.toml
+	packSystem string
 	//go:embed packs/text.toml
 	packText string
 )
@@ -51,12 +68,20 @@ var (
 // default.toml, then the packs by name.
 var embeddedFiles = [...]struct{ name, text string }{
 	{"default.toml", defaultTOML},
+	{"packs/dart.toml", packDart},
+	{"packs/dotnet.toml", packDotnet},
+	{"packs/elixir.toml", packElixir},
 	{"packs/files.toml", packFiles},
 	{"packs/go.toml", packGo},
+	{"packs/jstools.toml", packJstools},
+	{"packs/jvm.toml", packJvm},
 	{"packs/make.toml", packMake},
 	{"packs/node.toml", packNode},
 	{"packs/python.toml", packPython},
+	{"packs/pytools.toml", packPytools},
 	{"packs/rust.toml", packRust},
+	{"packs/swift.toml", packSwift},
+	{"packs/system.toml", packSystem},
 	{"packs/text.toml", packText},
 }
 
@@ -168,6 +193,7 @@ type fileSpec struct {
 	Caches           tomlStrings `toml:"caches"`
 	CacheQuery       tomlStrings `toml:"cache_query"`
 	WalkTarget       tomlStrings `toml:"walk_target"`
+	ParentsFlags     tomlStrings `toml:"parents_flags"`
 	Clusters         *tomlBool   `toml:"clusters"`
 	Permute          *tomlBool   `toml:"permute"`
 	TargetSelf       tomlStrings `toml:"target_self"`
@@ -207,8 +233,15 @@ type fileSpec struct {
 	ChdirFlags  tomlStrings `toml:"chdir_flags"`
 	Env         tomlStrings `toml:"env"`
 	ScriptAsks  textMap     `toml:"script_asks"`
+	ScriptCheck tomlString  `toml:"script_check"`
 	NoHelp      tomlBool    `toml:"no_help"`
 	WalkLinks   tomlStrings `toml:"walk_links"`
+
+	// Operands that make a reader asked (printenv).
+	PlainOperands tomlString `toml:"plain_operands"`
+	AskBare       tomlString `toml:"ask_bare"`
+	// Flags that make the operands checksum lists (sha256sum -c).
+	CheckLists tomlStrings `toml:"check_lists"`
 }
 
 // subMap is the sub table of a spec: one spec per subcommand.
@@ -362,6 +395,7 @@ type spec struct {
 	caches           []string // directories it may write under the sandbox, as written (~/…, $NAME/…, /…)
 	cacheQuery       []string // arguments to the program that print more of them, one per line
 	walkTarget       []string // flags that make the copy recursive (cp -r)
+	parentsFlags     []string // flags that copy a source to DEST/SRC, its whole path (cp --parents)
 	walkLinks        []string // name suffixes of the symlinks the program follows in a directory operand (gofmt: .go)
 	clusters         bool     // short flags combine (-la); false: every word is one flag (xxd)
 	permute          bool     // flags may follow operands; false: the first operand ends the flags (xxd)
@@ -393,6 +427,7 @@ type spec struct {
 	chdirFlags  []string    // flags whose directory the program changes to before it opens the operands (tar -C)
 	env         []string    // NAME=VALUE entries the program runs with (less: LESSSECURE=1)
 	scriptAsks  []scriptAsk // patterns of the script (jq filter, awk program) that make the command asked
+	scriptCheck string      // "awk": the program is parsed and decided by clada's awk checker (awkcheck.go)
 	noHelp      bool        // a lone --help or --version is not special: the program loads project code for it (pytest)
 
 	forbidOperands map[string]string // operand prefix → why an operand starting with it is denied (tail +1f)
@@ -409,6 +444,10 @@ type spec struct {
 	bsdForbid         map[string]string
 	bsdLong           bool
 	bsdAllow, bsdDeny []string
+
+	plainOperands *regexp.Regexp // operands that askOperands does not ask about (printenv HOME)
+	askBare       string         // non-empty: the command without an operand is asked, for this reason
+	checkLists    []string       // flags that make every operand a checksum list whose names are read too (sha256sum -c)
 }
 
 // Set is the effective set of command specs: the defaults plus the user's
@@ -861,6 +900,12 @@ func buildSpecAt(name, key, file string, in fileSpec, isSub bool) (*spec, *SpecE
 			return nil, bad("walk_target", "%s is not in flags", f)
 		}
 		sp.walkTarget = append(sp.walkTarget, f)
+	}
+	for _, f := range in.ParentsFlags {
+		if t, ok := sp.flags[f]; !ok || t != TypeBool {
+			return nil, bad("parents_flags", "%s is not a bool flag in flags", f)
+		}
+		sp.parentsFlags = append(sp.parentsFlags, f)
 	}
 	for _, f := range in.TargetSelf {
 		if _, ok := sp.flags[f]; !ok {

@@ -182,6 +182,21 @@ func TestMCPCodexWorkspace(t *testing.T) {
 		t.Errorf("without a workspace: %v\n%s", err, text(res))
 	}
 
+	// A workspace in no project (no git, no .clada/) is not taken as a
+	// root: outside the served root, the call is refused.
+	plain := t.TempDir()
+	res = s.callMeta("run", map[string]any{"command": "touch plain"}, codexMeta(plain, nil))
+	if !res.IsError || !strings.Contains(text(res), "workspace "+plain+" is outside the project root") {
+		t.Errorf("a workspace in no project: isError %v\n%s", res.IsError, text(res))
+	}
+	if _, err := os.Stat(filepath.Join(plain, "plain")); err == nil {
+		t.Error("ran in a workspace that is no project")
+	}
+	res = s.callMeta("run", map[string]any{"command": "touch plain"}, codexMeta("/", nil))
+	if !res.IsError {
+		t.Errorf("the workspace / was served:\n%s", text(res))
+	}
+
 	// --root fixes the root: a workspace outside it refuses run.
 	pinned := startMCP(t, start, nil)
 	res = pinned.callMeta("run", map[string]any{"command": "touch pinned"}, codexMeta(other, nil))

@@ -53,9 +53,13 @@ func TestMCPResultForModel(t *testing.T) {
 
 	// Asked, approved, ran: the decision's advice ("the person can
 	// approve it …") is gone, the approval is there.
-	out := structured(t, s.call("run", map[string]any{"command": "./mark.sh"}))
+	res := s.call("run", map[string]any{"command": "./mark.sh"})
+	out := structured(t, res)
 	if _, ok := out["advice"]; ok || out["approved_by"] != "yes" || out["exit_code"] != float64(0) {
 		t.Errorf("approved and ran: %v", out)
+	}
+	if strings.Contains(text(res), "approve it") {
+		t.Errorf("the text of an approved command still tells how to approve it:\n%s", text(res))
 	}
 	// Asked and not approved keeps its advice: the model must learn how.
 	e.answer = answer("accept", "no")
@@ -65,7 +69,7 @@ func TestMCPResultForModel(t *testing.T) {
 	}
 
 	// git runs with a dozen hardening arguments; the model gets argv.
-	res := s.call("run", map[string]any{"command": "git status"})
+	res = s.call("run", map[string]any{"command": "git status"})
 	out = structured(t, res)
 	for _, k := range []string{"exec", "type", "index", "line", "source"} {
 		if _, ok := out[k]; ok {

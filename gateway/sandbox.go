@@ -49,6 +49,12 @@ const hintTail = 8 << 10
 func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.Sandbox) (runner.Result, Confinement) {
 	cfg.Dir = v.Dir
 	cfg.Env = commandEnv(os.Environ(), v.Env)
+	if cfg.Name == "" && len(v.Exec) > 0 {
+		// The program's messages name it by its name, not by the
+		// absolute path clada resolved (the caller may set the name
+		// as written, as a composition's parts have it).
+		cfg.Name = filepath.Base(v.Exec[0])
+	}
 	if sb == nil {
 		return runner.Run(ctx, v.Exec, cfg), Confinement{}
 	}

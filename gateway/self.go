@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/clada/clada/specs"
@@ -38,6 +40,11 @@ type ExecArgs struct {
 	// judging a command that runs clada exec ignores it: the command it
 	// decides gets no grant a model wrote.
 	Agent string
+	// Timeout is --timeout: the agent's own time limit for the command
+	// (Claude Code's Bash timeout, run_in_background, Monitor), which
+	// replaces clada's per-command timeout (timeout in
+	// .clada/config.toml, 60 s by default); 0 when not given.
+	Timeout time.Duration
 	// Line is a command line (--line TEXT, or --line64 with the text
 	// encoded by [EncodeLine]): a composition, decided part by part and
 	// run by clada without a shell. Argv is then nil.
@@ -91,6 +98,8 @@ func ParseExec(args []string) (ExecArgs, error) {
 			dst = &x.Line
 		case "agent":
 			dst = &x.Agent
+		case "timeout":
+			dst = new(string)
 		default:
 			return x, fmt.Errorf("%w: unknown option %s", ErrExecUsage, a)
 		}
@@ -112,6 +121,17 @@ func ParseExec(args []string) (ExecArgs, error) {
 			return x, fmt.Errorf("%w: more than one command line", ErrExecUsage)
 		}
 		*dst = val
+		if name == "timeout" {
+			// As clada run's --timeout: a duration, or whole seconds.
+			d, err := time.ParseDuration(val)
+			if n, nerr := strconv.ParseUint(val, 10, 32); nerr == nil {
+				d, err = time.Duration(n)*time.Second, nil
+			}
+			if err != nil || d < time.Second || d > 24*time.Hour {
+				return x, fmt.Errorf("%w: --timeout %q: a duration from 1s to 24h, such as 120s or 10m, or whole seconds", ErrExecUsage, val)
+			}
+			x.Timeout = d
+		}
 	}
 	switch {
 	case x.Agent != "" && x.Agent != "claude-code" && x.Agent != "gemini":

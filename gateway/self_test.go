@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -32,7 +33,15 @@ func TestParseExec(t *testing.T) {
 		{name: "second dashes belong to the command", args: []string{"--", "grep", "--", "-x"},
 			want: ExecArgs{Argv: []string{"grep", "--", "-x"}}},
 		{name: "help", args: []string{"--help"}, want: ExecArgs{Help: true}},
-		{name: "unknown option", args: []string{"--timeout", "5", "ls"}, wantErr: true},
+		{name: "unknown option", args: []string{"--frobnicate", "5", "ls"}, wantErr: true},
+		{name: "timeout", args: []string{"--timeout", "120s", "--", "ls"}, want: ExecArgs{Timeout: 120 * time.Second, Argv: []string{"ls"}},
+			reason: "the agent's own limit for its tool call (clada hook passes it)"},
+		{name: "timeout in milliseconds", args: []string{"--timeout=1500ms", "ls"}, want: ExecArgs{Timeout: 1500 * time.Millisecond, Argv: []string{"ls"}}},
+		{name: "timeout in whole seconds", args: []string{"--timeout", "5", "ls"}, want: ExecArgs{Timeout: 5 * time.Second, Argv: []string{"ls"}},
+			reason: "as clada run's --timeout"},
+		{name: "timeout not a duration", args: []string{"--timeout", "soon", "ls"}, wantErr: true},
+		{name: "timeout under a second", args: []string{"--timeout", "10ms", "ls"}, wantErr: true},
+		{name: "timeout over a day", args: []string{"--timeout", "25h", "ls"}, wantErr: true},
 		{name: "three dashes", args: []string{"---root", "/", "ls"}, wantErr: true},
 		{name: "missing value", args: []string{"--dir"}, wantErr: true},
 		{name: "no command", args: []string{"--root", "/r"}, wantErr: true},

@@ -17,7 +17,11 @@
 // command is never rewritten: the person sees, in the agent, the command
 // as the model wrote it, and what runs when they approve is that command,
 // in the agent's shell (clada exec never runs a command that needs
-// approval, so rewriting it would make the approval run nothing). A
+// approval, so rewriting it would make the approval run nothing). The
+// one exception is Claude Code's: a command clada allows that the
+// person's own Claude Code ask rule asks about is asked with the
+// rewrite, so that what the person approves runs through clada exec
+// (claudeperm.go). A
 // malformed payload is denied, never allowed, with the agent's convention
 // for a block.
 //

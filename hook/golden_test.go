@@ -91,6 +91,19 @@ func runGolden(t *testing.T, file string, answer func(io.Reader, io.Writer, io.W
 			vars[k] = v
 		}
 	}
+	// file:PATH sections are files of the project (the person's Claude
+	// Code settings, say), $ROOT replaced.
+	for _, f := range ar.Files {
+		if name, ok := strings.CutPrefix(f.Name, "file:"); ok {
+			p := filepath.Join(root, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(strings.ReplaceAll(string(f.Data), "$ROOT", root)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	stdin, ok := section("stdin")
 	if !ok {
 		t.Fatalf("%s has no stdin section", file)

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/clada/clada/gateway"
 	"github.com/clada/clada/internal/decisionlog"
@@ -50,8 +52,15 @@ func (e Env) getenv(k string) string {
 type Request struct {
 	Command string // the command line as the model wrote it
 	Dir     string // absolute directory the agent's shell runs it in
-	// Root is the project root the agent names (CLAUDE_PROJECT_DIR);
-	// "" finds it from Dir as clada does (project.FindRoot).
+	// Root is the project directory the agent names (CLAUDE_PROJECT_DIR,
+	// GEMINI_PROJECT_DIR, Cursor's workspace root): the directory the
+	// agent was started in, which may be a subdirectory of the project.
+	// The root is found from it as clada finds it from where a person
+	// stands (project.FindRoot: the outermost .clada/ up to the git top
+	// level, else the top level), so it is never narrower than the
+	// repository, unless that repository holds the home directory
+	// (dotfiles): then it is the agent's directory. "" finds it from
+	// Dir as clada does.
 	Root string
 	// Agent is the agent whose shell runs the command ("claude-code",
 	// "gemini", "cursor"): reads of its own scratch output are allowed
@@ -75,6 +84,9 @@ type Answer struct {
 	// Scratch is the agent whose scratch directories the decision needed
 	// (`clada exec --agent` grants them again); "" when none.
 	Scratch string
+	// Timeout is the agent's own time limit for the command, which the
+	// rewrite passes to clada exec (--timeout); 0 leaves clada's.
+	Timeout time.Duration
 }
 
 // maxPayload caps what a hook reads from the agent: a shell command's
@@ -106,7 +118,22 @@ func Decide(req Request) Answer {
 		a.Reason = fmt.Sprintf("clada denied this command: the hook payload names no absolute working directory (%q)", req.Dir)
 		return a
 	}
-	p, err := project.Open(project.Options{Root: req.Root, WorkDir: req.Dir})
+	root := ""
+	if req.Root != "" {
+		if !filepath.IsAbs(req.Root) {
+			a.Reason = fmt.Sprintf("clada denied this command: the agent names no absolute project directory (%q)", req.Root)
+			return a
+		}
+		dir := filepath.Clean(req.Root)
+		root, _ = project.FindRoot(dir)
+		if root != dir && holdsHome(root) {
+			// A repository at the home directory (dotfiles) would make
+			// the whole home the project: the agent's directory stays
+			// the root, as Claude Code keeps its rules there too.
+			root = dir
+		}
+	}
+	p, err := project.Open(project.Options{Root: root, WorkDir: req.Dir})
 	if err != nil {
 		a.Reason = "clada denied this command: it could not open the project: " + err.Error()
 		var pe *project.Error
@@ -163,6 +190,25 @@ func Decide(req Request) Answer {
 	return a
 }
 
+// durationWord writes d for clada exec --timeout: whole seconds as
+// "120s", else milliseconds.
+func durationWord(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+}
+
+// holdsHome reports whether dir is the home directory or above it.
+func holdsHome(dir string) bool {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, home)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // runsExec reports whether argv runs `clada exec`.
 func runsExec(argv []string) bool {
 	return len(argv) > 1 && specs.ProgName(argv[0]) == "clada" && argv[1] == "exec"
@@ -195,7 +241,7 @@ func reason(r *gateway.Result) string {
 	if r.Word != "" {
 		s += fmt.Sprintf(" `%s`", r.Word)
 	}
-	s += ": " + strings.TrimSuffix(r.Reason, ".")
+	s += ": " + toolWords.Replace(strings.TrimSuffix(r.Reason, "."))
 	if advice := hookAdvice(r); advice != "" {
 		s += ". Do instead: " + advice
 	}
@@ -214,9 +260,36 @@ func hookAdvice(r *gateway.Result) string {
 			"loops, conditionals, subshells, groups and `&` are not, so run the steps one at a time"
 	case "redirect":
 		return "redirect only stdin, stdout and stderr, to files inside the project, or drop the redirection: the agent shows you stdout and stderr"
+	case "substitution":
+		return "run the inner command on its own first, then write its result literally in the next command; for a process substitution, write its output to a file inside the project and pass the file name"
+	case "expansion":
+		if strings.Contains(r.Advice, "$HOME") && !strings.Contains(r.Advice, "dir attribute") {
+			return r.Advice
+		}
+		return "write the value out literally (for $HOME write the path; for a directory, `cd DIR && …`)"
+	case string(parser.RuleArgTooLong):
+		return "pass large content in a file inside the project, written with your file-writing tool"
 	}
-	return r.Advice
+	return toolWords.Replace(r.Advice)
 }
+
+// toolWords rewrites, in advice written for CSL replies, what names CSL
+// blocks into what a model with a shell tool has, for any advice the
+// cases above do not cover (TestHookReasonsSpeakOfNoBlocks).
+var toolWords = strings.NewReplacer(
+	"in its own RUN block", "as a command of its own",
+	"in their own RUN blocks", "as commands of their own",
+	"per RUN block", "per command",
+	"a RUN block", "a command",
+	"RUN blocks", "commands",
+	"RUN block", "command",
+	"with a WRITE block", "with your file-writing tool",
+	"a WRITE block", "your file-writing tool",
+	"WRITE blocks", "your file-writing tool",
+	"a TASKS group", "one command after another",
+	"the dir attribute", "`cd DIR && …`",
+	"a dir attribute", "`cd DIR && …`",
+)
 
 // Rewrite returns the command line that runs the allowed command through
 // clada exec, or "" when the answer is not allow or self is "":
@@ -245,6 +318,9 @@ func (a Answer) Rewrite(self string) string {
 	opt("dir", a.Dir)
 	if a.Scratch != "" {
 		b.WriteString(" --agent " + a.Scratch)
+	}
+	if a.Timeout > 0 {
+		b.WriteString(" --timeout " + durationWord(a.Timeout))
 	}
 	if a.Result.Composite == nil && !slices.ContainsFunc(a.Result.Argv, func(w string) bool { return !portableWord(w) }) {
 		b.WriteString(" --")

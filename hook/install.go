@@ -27,6 +27,34 @@ type settings struct {
 	grouped bool
 	// top are members a new file starts with, before "hooks".
 	top []topMember
+	// current reports whether clada's hook h (in its group, when
+	// grouped) is in the form install writes today; nil means any form
+	// is. An older form is replaced by install.
+	current func(group, h *node) bool
+	// startDir: the agent reads the project's settings file only in the
+	// directory it starts in, not in the directories above it, so a
+	// project install run from a subdirectory installs there too.
+	startDir bool
+	title    string // the agent's name as people know it
+}
+
+// ReadsStartDir reports whether agent reads the project's settings file
+// only in the directory it was started in (Claude Code 2.1.332, Gemini
+// CLI: not in the directories above it), so that a project install must
+// also go where the person starts it.
+func ReadsStartDir(agent string) bool { return agents[agent].startDir }
+
+// WhereRead says, for the person, where agent reads the settings file
+// install writes.
+func WhereRead(agent string) string {
+	s, ok := agents[agent]
+	if !ok {
+		return ""
+	}
+	if s.startDir {
+		return fmt.Sprintf("%s reads %s only in the directory it starts in, and ~/%s for every directory", s.title, s.project, s.user)
+	}
+	return fmt.Sprintf("%s reads %s of the project, and ~/%s for every project", s.title, s.project, s.user)
 }
 
 type topMember struct {
@@ -40,18 +68,32 @@ var agents = map[string]settings{
 	"claude-code": {
 		project: ".claude/settings.json", user: ".claude/settings.json", event: "PreToolUse", grouped: true,
 		entry: func(cmd string) any {
-			return claudeGroup{Matcher: "Bash", Hooks: []claudeHook{{Type: "command", Command: cmd, Timeout: 30}}}
+			// Bash and Monitor: Claude Code's Monitor tool runs a shell
+			// command too, and honours a hook's answer only under its
+			// own name. onFailure "block" (Claude Code ≥ 2.1.295): a
+			// clada that cannot start or answer blocks the command
+			// instead of letting it through.
+			return claudeGroup{Matcher: claudeMatcher, Hooks: []claudeHook{{Type: "command", Command: cmd, Timeout: 30, OnFailure: "block"}}}
 		},
+		current: func(group, h *node) bool {
+			m, f := group.get("matcher"), h.get("onFailure")
+			return m != nil && m.kind == kString && m.str == claudeMatcher && f != nil && f.kind == kString && f.str == "block"
+		},
+		startDir: true,
+		title:    "Claude Code",
 	},
 	"gemini": {
 		project: ".gemini/settings.json", user: ".gemini/settings.json", event: "BeforeTool", grouped: true,
 		entry: func(cmd string) any {
 			return geminiGroup{Matcher: "run_shell_command", Hooks: []geminiHook{{Name: "clada", Type: "command", Command: cmd, Timeout: 30000}}}
 		},
+		startDir: true,
+		title:    "Gemini CLI",
 	},
 	"cursor": {
 		project: ".cursor/hooks.json", user: ".cursor/hooks.json", event: "beforeShellExecution",
 		entry: func(cmd string) any { return cursorHook{Command: cmd} },
+		title: "Cursor",
 		top:   []topMember{{"version", 1}},
 	},
 }
@@ -62,10 +104,14 @@ type claudeGroup struct {
 }
 
 type claudeHook struct {
-	Type    string `json:"type"`
-	Command string `json:"command"`
-	Timeout int    `json:"timeout"` // seconds
+	Type      string `json:"type"`
+	Command   string `json:"command"`
+	Timeout   int    `json:"timeout"` // seconds
+	OnFailure string `json:"onFailure"`
 }
+
+// claudeMatcher is the tools clada's Claude Code hook answers for.
+const claudeMatcher = "Bash|Monitor"
 
 type geminiGroup struct {
 	Matcher string       `json:"matcher"`
@@ -160,12 +206,18 @@ func Install(o InstallOptions) (path string, changed bool, err error) {
 		return path, false, err
 	}
 	entry := s.entry(o.HookCommand())
+	if root != nil && len(ours(data, root, s, o.Agent)) > 0 {
+		if !outdated(root, s, o.Agent) {
+			return path, false, nil
+		}
+		// An older form of clada's entry: replaced by today's.
+		if data, root, _, err = removeOurs(path, data, root, s, o.Agent); err != nil {
+			return path, false, err
+		}
+	}
 	if root == nil {
 		data = newSettings(s, entry) // a new, or empty, file
 	} else {
-		if len(ours(data, root, s, o.Agent)) > 0 {
-			return path, false, nil
-		}
 		var e edit
 		hooks := root.get("hooks")
 		switch {
@@ -190,6 +242,49 @@ func Install(o InstallOptions) (path string, changed bool, err error) {
 		return path, false, err
 	}
 	return path, true, writeAtomic(path, data)
+}
+
+// outdated reports whether some clada hook entry in the file is not in
+// the form install writes today (s.current).
+func outdated(root *node, s settings, agent string) bool {
+	if s.current == nil || !s.grouped {
+		return false
+	}
+	list := root.get("hooks").get(s.event)
+	if list == nil || list.kind != kArray {
+		return false
+	}
+	for _, g := range list.elems {
+		inner := g.get("hooks")
+		if inner == nil || inner.kind != kArray {
+			continue
+		}
+		for _, h := range inner.elems {
+			if isOurs(h, agent) && !s.current(g, h) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// removeOurs removes every clada hook entry of the agent from data and
+// returns the text, its parse (nil when nothing is left but blanks) and
+// how many it removed.
+func removeOurs(path string, data []byte, root *node, s settings, agent string) ([]byte, *node, int, error) {
+	removed := 0
+	for {
+		found := ours(data, root, s, agent)
+		if len(found) == 0 {
+			return data, root, removed, nil
+		}
+		data = applyAll(data, found[0])
+		removed++
+		var err error
+		if root, err = parseJSONC(data); err != nil {
+			return nil, nil, 0, fmt.Errorf("%s: removing the hook would break the file (%v); it was left unchanged", path, err)
+		}
+	}
 }
 
 // newSettings is a new settings file that holds clada's hook entry.
@@ -217,16 +312,8 @@ func Uninstall(o InstallOptions) (path string, removed int, err error) {
 	if err != nil || root == nil {
 		return path, 0, err
 	}
-	for {
-		found := ours(data, root, s, o.Agent)
-		if len(found) == 0 {
-			break
-		}
-		data = applyAll(data, found[0])
-		removed++
-		if root, err = parseJSONC(data); err != nil {
-			return path, 0, fmt.Errorf("%s: removing the hook would break the file (%v); it was left unchanged", path, err)
-		}
+	if data, root, removed, err = removeOurs(path, data, root, s, o.Agent); err != nil {
+		return path, 0, err
 	}
 	if removed == 0 {
 		return path, 0, nil

@@ -73,12 +73,13 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
         "hooks": [{"type": "command", "command": "fmt-check"}]
       },
       {
-        "matcher": "Bash",
+        "matcher": "Bash|Monitor",
         "hooks": [
           {
             "type": "command",
             "command": "clada hook claude-code",
-            "timeout": 30
+            "timeout": 30,
+            "onFailure": "block"
           }
         ]
       }
@@ -92,14 +93,14 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 			name: "claude: no hooks yet, trailing comma, tabs", agent: "claude-code",
 			// A trailing comma after the last member stays the file's style.
 			before: "{\n\t\"model\": \"x\",\n}\n",
-			wantInstalled: "{\n\t\"model\": \"x\",\n\t\"hooks\": {\n\t\t\"PreToolUse\": [\n\t\t\t{\n\t\t\t\t\"matcher\": \"Bash\",\n" +
+			wantInstalled: "{\n\t\"model\": \"x\",\n\t\"hooks\": {\n\t\t\"PreToolUse\": [\n\t\t\t{\n\t\t\t\t\"matcher\": \"Bash|Monitor\",\n" +
 				"\t\t\t\t\"hooks\": [\n\t\t\t\t\t{\n\t\t\t\t\t\t\"type\": \"command\",\n\t\t\t\t\t\t\"command\": \"clada hook claude-code\",\n" +
-				"\t\t\t\t\t\t\"timeout\": 30\n\t\t\t\t\t}\n\t\t\t\t]\n\t\t\t}\n\t\t]\n\t},\n}\n",
+				"\t\t\t\t\t\t\"timeout\": 30,\n\t\t\t\t\t\t\"onFailure\": \"block\"\n\t\t\t\t\t}\n\t\t\t\t]\n\t\t\t}\n\t\t]\n\t},\n}\n",
 		},
 		{
 			name: "claude: hooks without PreToolUse", agent: "claude-code",
 			before:        `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}}`,
-			wantInstalled: `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}], "PreToolUse": [{"matcher":"Bash","hooks":[{"type":"command","command":"clada hook claude-code","timeout":30}]}]}}`,
+			wantInstalled: `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}], "PreToolUse": [{"matcher":"Bash|Monitor","hooks":[{"type":"command","command":"clada hook claude-code","timeout":30,"onFailure":"block"}]}]}}`,
 		},
 		{
 			name: "gemini: comments kept", agent: "gemini",
@@ -142,8 +143,8 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 			name: "claude: CRLF line ends", agent: "claude-code",
 			before: "{\r\n  \"hooks\": {\r\n    \"PreToolUse\": [\r\n      {\"matcher\": \"Read\", \"hooks\": []}\r\n    ]\r\n  }\r\n}\r\n",
 			wantInstalled: "{\r\n  \"hooks\": {\r\n    \"PreToolUse\": [\r\n      {\"matcher\": \"Read\", \"hooks\": []},\r\n      {\r\n" +
-				"        \"matcher\": \"Bash\",\r\n        \"hooks\": [\r\n          {\r\n            \"type\": \"command\",\r\n" +
-				"            \"command\": \"clada hook claude-code\",\r\n            \"timeout\": 30\r\n          }\r\n        ]\r\n      }\r\n    ]\r\n  }\r\n}\r\n",
+				"        \"matcher\": \"Bash|Monitor\",\r\n        \"hooks\": [\r\n          {\r\n            \"type\": \"command\",\r\n" +
+				"            \"command\": \"clada hook claude-code\",\r\n            \"timeout\": 30,\r\n            \"onFailure\": \"block\"\r\n          }\r\n        ]\r\n      }\r\n    ]\r\n  }\r\n}\r\n",
 		},
 		{
 			name: "cursor: other hooks", agent: "cursor",
@@ -286,9 +287,9 @@ func TestUninstallOnlyOurs(t *testing.T) {
 	t.Parallel()
 	o := installOpts(t, "claude-code")
 	before := `{"hooks": {"PreToolUse": [
-  {"matcher": "Bash", "hooks": [
+  {"matcher": "Bash|Monitor", "hooks": [
     {"type": "command", "command": "audit"},
-    {"type": "command", "command": "/usr/local/bin/clada hook claude-code"}
+    {"type": "command", "command": "/usr/local/bin/clada hook claude-code", "onFailure": "block"}
   ]},
   {"matcher": "Bash", "hooks": [{"type": "command", "command": "clada hook gemini"}]},
   {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo clada hook claude-code"}]}
@@ -301,7 +302,7 @@ func TestUninstallOnlyOurs(t *testing.T) {
 		t.Fatalf("Uninstall = %d, %v", n, err)
 	}
 	want := `{"hooks": {"PreToolUse": [
-  {"matcher": "Bash", "hooks": [
+  {"matcher": "Bash|Monitor", "hooks": [
     {"type": "command", "command": "audit"}
   ]},
   {"matcher": "Bash", "hooks": [{"type": "command", "command": "clada hook gemini"}]},
@@ -309,6 +310,42 @@ func TestUninstallOnlyOurs(t *testing.T) {
 ]}}`
 	if diff := cmp.Diff(want, readFile(t, path)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// An older form of clada's Claude Code entry (matcher Bash, no
+// onFailure: a missing clada let commands through) is replaced by
+// today's; the person's other hooks stay.
+func TestInstallReplacesOldForm(t *testing.T) {
+	t.Parallel()
+	o := installOpts(t, "claude-code")
+	before := `{"hooks": {"PreToolUse": [
+  {"matcher": "Bash", "hooks": [{"type": "command", "command": "clada hook claude-code", "timeout": 30}]},
+  {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}]}
+]}}`
+	path := writeSettings(t, o, before)
+	if _, changed, err := Install(o); err != nil || !changed {
+		t.Fatalf("Install over the old form: changed %v, %v", changed, err)
+	}
+	want := `{"hooks": {"PreToolUse": [
+  {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}]},
+  {
+    "matcher": "Bash|Monitor",
+    "hooks": [
+      {
+        "type": "command",
+        "command": "clada hook claude-code",
+        "timeout": 30,
+        "onFailure": "block"
+      }
+    ]
+  }
+]}}`
+	if diff := cmp.Diff(want, readFile(t, path)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if _, changed, err := Install(o); err != nil || changed {
+		t.Errorf("Install again: changed %v, %v, want unchanged", changed, err)
 	}
 }
 

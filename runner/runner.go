@@ -37,6 +37,12 @@ type Config struct {
 	// environment (os.Environ, plus PWD=Dir as os/exec sets it); an empty,
 	// non-nil slice means an empty environment.
 	Env []string
+	// Name is the argv[0] the program sees: the name the command was
+	// written with (`ls`), while the program started is argv[0] of
+	// [Run], often its absolute path, so that its messages name it as
+	// the person or model wrote it (`ls: …`, not `/usr/bin/ls: …`). ""
+	// means argv[0] itself.
+	Name string
 	// Timeout bounds the command's run time; zero or negative means
 	// DefaultTimeout. When it expires the whole process group is killed.
 	Timeout time.Duration
@@ -175,7 +181,7 @@ func Run(ctx context.Context, argv []string, cfg Config) Result {
 		return res
 	}
 	s := NewScript(ctx, cfg)
-	s.Pipeline([]Stage{{Argv: argv, Dir: cfg.Dir, Env: cfg.Env,
+	s.Pipeline([]Stage{{Argv: argv, Name: cfg.Name, Dir: cfg.Dir, Env: cfg.Env,
 		Stdout: Stream{Kind: StreamStdout}, Stderr: Stream{Kind: StreamStderr}}})
 	return s.Finish()
 }

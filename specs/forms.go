@@ -450,7 +450,7 @@ func (r *Resolver) checkTree(arg, res, what, does, instead string) error {
 		if n > maxTreeEntries {
 			return errTreeTooLarge
 		}
-		if d.IsDir() && (strings.EqualFold(d.Name(), ".git") || strings.EqualFold(d.Name(), ".clada")) {
+		if d.IsDir() && ProtectedName(d.Name()) != "" {
 			found = path
 			return fs.SkipAll
 		}

@@ -242,8 +242,30 @@ func hardLinked(p, res string) error {
 	return nil
 }
 
-// protected returns ".git" or ".clada" when res (inside the root, or a
-// granted directory) is, or is inside, such a directory, else "".
+// agentDirs are the directories where coding agents read their
+// settings in a project: Claude Code's .claude/, Gemini CLI's .gemini/,
+// Cursor's .cursor/, Codex's .codex/. A command that wrote one could add
+// a hook or a permission rule that the agent runs outside clada (a
+// Claude Code PreToolUse hook runs unconfined, before clada's), so they
+// are protected as .git/ and .clada/ are: the agents' own file tools,
+// which ask the person, are the way to change them (issue 28).
+var agentDirs = []string{".claude", ".gemini", ".cursor", ".codex"}
+
+// ProtectedName returns the protected directory name that name is
+// (".git", ".clada" or an agent's settings directory, compared without
+// case), else "".
+func ProtectedName(name string) string {
+	for _, d := range append([]string{".git", ".clada"}, agentDirs...) {
+		if strings.EqualFold(name, d) {
+			return d
+		}
+	}
+	return ""
+}
+
+// protected returns ".git", ".clada" or an agent's settings directory
+// (ProtectedName) when res (inside the root, or a granted directory) is,
+// or is inside, such a directory, else "".
 func (r *Resolver) protected(res string) string {
 	base := r.root
 	if !within(r.root, res) {
@@ -254,11 +276,8 @@ func (r *Resolver) protected(res string) string {
 	}
 	rel := strings.TrimPrefix(res, base)
 	for _, c := range strings.Split(rel, string(filepath.Separator)) {
-		switch {
-		case strings.EqualFold(c, ".git"):
-			return ".git"
-		case strings.EqualFold(c, ".clada"):
-			return ".clada"
+		if name := ProtectedName(c); name != "" {
+			return name
 		}
 	}
 	return ""

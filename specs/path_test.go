@@ -113,6 +113,16 @@ func TestConfineProtected(t *testing.T) {
 		{"write hard-linked file", "hardlink", true, RuleProtectedPath},
 		{"write hard-linked .clada file by its own name", ".clada/commands.toml", true, RuleProtectedPath},
 		{"write directory (many links) is not a hard link", "dir", true, ""},
+		// The agents' settings: hooks there run outside clada (issue 28).
+		{"write Claude Code's local settings", ".claude/settings.local.json", true, RuleProtectedPath},
+		{"make .claude", ".claude", true, RuleProtectedPath},
+		{"write .claude in a subdirectory", "dir/.claude/settings.json", true, RuleProtectedPath},
+		{"write Gemini CLI's settings, upper case", ".GEMINI/settings.json", true, RuleProtectedPath},
+		{"write Cursor's hooks", ".cursor/hooks.json", true, RuleProtectedPath},
+		{"write Codex's config", ".codex/config.toml", true, RuleProtectedPath},
+		{"read Claude Code's settings", ".claude/settings.json", false, ""},
+		{"write .claudeignore", ".claudeignore", true, ""},
+		{"write CLAUDE.md", "CLAUDE.md", true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -195,7 +195,7 @@ func (r *Resolver) walk1(arg, res string, limit int, source bool) error {
 			return fs.SkipAll
 		case source:
 			return nil
-		case d.IsDir() && (strings.EqualFold(d.Name(), ".git") || strings.EqualFold(d.Name(), ".clada")):
+		case d.IsDir() && ProtectedName(d.Name()) != "":
 			deny(path, "the protected directory")
 			return fs.SkipAll
 		case d.Type().IsRegular():

@@ -57,6 +57,7 @@ func execCommand(stdout, stderr io.Writer) *cli.Command {
 			&cli.StringFlag{Name: "dir", Usage: "working directory, relative to where you stand inside the root, or absolute"},
 			sandboxFlag(),
 			&cli.StringFlag{Name: "agent", Usage: "the agent (claude-code, gemini) whose scratch output the command may read, as its hook allowed"},
+			&cli.StringFlag{Name: "timeout", Usage: "the agent's own time limit for the command (120s, 10m), in place of timeout in .clada/config.toml (clada hook passes the one the agent's tool call has)"},
 		},
 		Action: func(c *cli.Context) error {
 			x, err := gateway.ParseExec(c.Args().Slice())
@@ -117,6 +118,9 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, warning)
 	}
 	cfg := p.ExecOptions(project.RunOptions{}, stderr).Runner
+	if x.Timeout > 0 {
+		cfg.Timeout = x.Timeout
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var res runner.Result
@@ -124,6 +128,9 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 	if r.Composite != nil {
 		res, conf = runCompositeStreaming(ctx, g, r.Composite, cfg, sb, stdout, stderr)
 	} else {
+		if len(r.Argv) > 0 {
+			cfg.Name = r.Argv[0] // as the model wrote it
+		}
 		res, conf = runStreaming(ctx, r.Verdict, cfg, sb, stdout, stderr)
 	}
 	r.Status, r.ApprovedBy, r.Run, r.Confinement = gateway.StatusRan, r.Rule, &res, conf

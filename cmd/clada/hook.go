@@ -110,13 +110,21 @@ func hookCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 // installAction adds or removes clada's hook in an agent's settings.
 func installAction(install bool, agent, root string, user bool, self string, stdout io.Writer) (err error) {
 	o := hook.InstallOptions{Agent: agent, User: user, Clada: cladaName(self)}
+	var dirs []string // the directories whose project settings change
 	if !user {
 		abs, how, err := project.Locate(root)
 		if err != nil {
 			return err
 		}
 		o.Root = abs
+		dirs = append(dirs, abs)
 		fmt.Fprintf(stdout, "clada: project root %s\n", project.Where(abs, how))
+		// An agent that reads the project's settings only where it
+		// starts: run from a subdirectory, the install goes there too,
+		// where an agent started there reads it.
+		if wd, err := os.Getwd(); err == nil && root == "" && hook.ReadsStartDir(agent) && !sameFile(wd, abs) {
+			dirs = append(dirs, wd)
+		}
 	} else {
 		home, err := os.UserHomeDir()
 		if err != nil {
@@ -134,6 +142,26 @@ func installAction(install bool, agent, root string, user bool, self string, std
 			}
 		}()
 	}
+	if user {
+		dirs = []string{""}
+	}
+	for _, d := range dirs {
+		if !user {
+			o.Root = d
+		}
+		if err := installOne(install, o, stdout); err != nil {
+			return err
+		}
+	}
+	if install {
+		fmt.Fprintf(stdout, "clada: %s\n", hook.WhereRead(agent))
+	}
+	return nil
+}
+
+// installOne adds or removes clada's hook in the one settings file o
+// names.
+func installOne(install bool, o hook.InstallOptions, stdout io.Writer) error {
 	if !install {
 		path, n, err := hook.Uninstall(o)
 		if err != nil {

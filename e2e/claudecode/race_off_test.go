@@ -1,0 +1,5 @@
+//go:build !race
+
+package claudecode_test
+
+const raceBuild = false

@@ -249,6 +249,14 @@ var straceSkipSystem = map[string]string{
 	"pip":    "an interpreter reading its own tree and site-packages, as the toolchains of the packs",
 	"pip3":   "an interpreter reading its own tree and site-packages, as the toolchains of the packs",
 	"gem":    "an interpreter reading its own tree, as the toolchains of the packs",
+	// coreutils builds these from the same source (digest.c) with the
+	// same options as sha256sum, which is traced: tracing each again
+	// would only add CI time.
+	"sha1sum":   "the same program as sha256sum (coreutils' digest.c), which is traced",
+	"sha224sum": "the same program as sha256sum (coreutils' digest.c), which is traced",
+	"sha384sum": "the same program as sha256sum (coreutils' digest.c), which is traced",
+	"sha512sum": "the same program as sha256sum (coreutils' digest.c), which is traced",
+	"md5sum":    "the same program as sha256sum (coreutils' digest.c), which is traced",
 }
 
 // straceSystem are the files outside the project that a program of pack

@@ -165,6 +165,8 @@ func stricter(key string, cur, next Config) bool {
 		return next.Sandbox == "required"
 	case "compose":
 		return next.Compose != nil && !*next.Compose
+	case "network":
+		return next.Network == "proxy"
 	}
 	return false
 }
@@ -176,7 +178,7 @@ func cmpDefault(v, def int64) int64 {
 	return v
 }
 
-// copyKey sets key of dst to src's value (secrets: added).
+// copyKey sets key of dst to src's value (secrets, hosts and dirs: added).
 func copyKey(dst *Config, key string, src Config) {
 	switch key {
 	case "timeout":
@@ -198,23 +200,35 @@ func copyKey(dst *Config, key string, src Config) {
 	case "report_budget":
 		dst.ReportBudget = src.ReportBudget
 	case "secrets":
-		for _, s := range src.Secrets {
-			if !slices.Contains(dst.Secrets, s) {
-				dst.Secrets = append(dst.Secrets, s)
-			}
-		}
+		dst.Secrets = addNew(dst.Secrets, src.Secrets)
 	case "sandbox":
 		dst.Sandbox = src.Sandbox
 	case "compose":
 		dst.Compose = src.Compose
+	case "hosts":
+		dst.Hosts = addNew(dst.Hosts, src.Hosts)
+	case "network":
+		dst.Network = src.Network
+	case "dirs":
+		dst.Dirs = addNew(dst.Dirs, src.Dirs)
 	case "trust_all":
 		dst.TrustAll = src.TrustAll
 	}
 }
 
+// addNew appends to list the items of more it does not hold yet.
+func addNew[T comparable](list, more []T) []T {
+	for _, x := range more {
+		if !slices.Contains(list, x) {
+			list = append(list, x)
+		}
+	}
+	return list
+}
+
 // ConfigKeys are config.toml's keys, in the order clada config shows them.
 var ConfigKeys = []string{"timeout", "max_output", "approval_timeout", "untrusted", "hard_blocks", "sandbox", "compose",
-	"secrets", "report_budget", "background_after", "job_timeout", "job_max_output", "trust_all"}
+	"secrets", "dirs", "network", "hosts", "report_budget", "background_after", "job_timeout", "job_max_output", "trust_all"}
 
 // ShowValue writes c's value of key as clada config shows it: the
 // effective value, defaults filled in.
@@ -258,6 +272,23 @@ func (c Config) ShowValue(key string) string {
 			q[i] = strconv.Quote(s)
 		}
 		return "[" + strings.Join(q, ", ") + "] (besides the built-in ones)"
+	case "network":
+		if c.Network == "" {
+			return `"proxy"`
+		}
+		return strconv.Quote(c.Network)
+	case "hosts":
+		q := make([]string, len(c.Hosts))
+		for i, h := range c.Hosts {
+			q[i] = strconv.Quote(h)
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	case "dirs":
+		q := make([]string, len(c.Dirs))
+		for i, d := range c.Dirs {
+			q[i] = fmt.Sprintf("{ path = %s, access = %q }", strconv.Quote(d.Path), d.Access())
+		}
+		return "[" + strings.Join(q, ", ") + "]"
 	case "report_budget":
 		if c.ReportBudget == (Budget{}) {
 			return "(default)"

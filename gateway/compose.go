@@ -258,7 +258,14 @@ func (g *Gateway) decideRedir(r parser.Redir, absDir string) (Verdict, RedirFile
 		return Verdict{Decision: Allow}, f
 	}
 	write := r.Kind != parser.RedirRead
+	if !write {
+		g.resolver.CollectOutsideReads()
+	}
 	res, err := g.resolver.Confine(absDir, r.Path, write)
+	var outside []specs.Path
+	if !write {
+		outside = g.resolver.OutsideReads()
+	}
 	if err != nil {
 		v := refused(err, r.Path)
 		v.Reason = fmt.Sprintf("`%s`: %s", r.Text, v.Reason)
@@ -281,6 +288,9 @@ func (g *Gateway) decideRedir(r parser.Redir, absDir string) (Verdict, RedirFile
 	v = g.secret(v, []specs.Path{{Arg: r.Path, Resolved: res}})
 	if v.Decision == Ask && v.Rule == RuleSecret {
 		v.Reason = fmt.Sprintf("`%s` opens %s", r.Text, v.Reason)
+	}
+	if len(outside) > 0 {
+		v = g.readOutside(r.Text, v, outside)
 	}
 	return v, f
 }

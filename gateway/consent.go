@@ -40,6 +40,14 @@ func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
 			v.Why += fmt.Sprintf("; the pattern `%s` does not cover the commands find -exec runs (only an exact pattern does)", p.Text)
 			return v
 		}
+		if len(v.Outside) > 0 {
+			// A read outside the project is the person's to see each
+			// time: a pattern the person wrote once covers only the
+			// exact command (docs/rules.md, read-outside).
+			v.Why += fmt.Sprintf("; the pattern `%s` does not cover reading %s outside the project (only an exact pattern does)", p.Text, v.Outside[0].Arg)
+			v.Reason = v.Why + ", so the person must approve it"
+			return v
+		}
 		if word, why := g.screen(argv[len(p.Argv)-1:], absDir); word != "" {
 			v.Rule, v.Word = RulePatternWord, word
 			v.Why = fmt.Sprintf("the pattern `%s` covers this command, but %s", p.Text, why)

@@ -30,7 +30,7 @@ func TestConsent(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmds := &approve.Commands{Path: filepath.Join(root, ".clada", "commands.toml")}
-	for _, s := range []string{"true *", "false run *", "false /etc/passwd", "cat *", "head -x a.txt", "timeout 5 *", "find *", "find . -exec ruby x.rb \\;"} {
+	for _, s := range []string{"true *", "false run *", "false /etc/passwd", "cat *", "cat /etc/hostname", "head -x a.txt", "timeout 5 *", "find *", "find . -exec ruby x.rb \\;"} {
 		p, err := approve.ParsePattern(s, ParsePattern)
 		if err != nil {
 			t.Fatal(err)
@@ -71,7 +71,9 @@ func TestConsent(t *testing.T) {
 		{name: "after the prefix only", cmd: "false run /etc", want: Ask, wantRule: RulePatternWord, wantWord: "/etc"},
 		{name: "exact pattern as the person saw it", cmd: "false /etc/passwd", want: Allow, wantRule: RuleAllowedPattern},
 		{name: "exact pattern does not cover more", cmd: "false /etc/passwd x", want: Ask, wantRule: RuleNotInSpecs},
-		{name: "prefix never turns a spec deny into allow", cmd: "cat /etc/passwd", want: Deny, wantRule: "path-outside-root"},
+		{name: "prefix never turns a spec deny into allow", cmd: "cat -n /etc/passwd -x", want: Deny, wantRule: "unknown-flag"},
+		{name: "prefix never covers a read outside", cmd: "cat /etc/passwd", want: Ask, wantRule: RuleReadOutside, wantWord: "/etc/passwd"},
+		{name: "exact pattern covers a read outside", cmd: "cat /etc/hostname", want: Allow, wantRule: RuleAllowedPattern},
 		{name: "prefix never turns a protected write into allow", cmd: "cat -x .git/config", want: Deny, wantRule: "unknown-flag"},
 		{name: "exact never turns a spec deny into allow", cmd: "head -x a.txt", want: Deny, wantRule: "unknown-flag"},
 		{name: "spec allow stays spec", cmd: "cat a.txt", want: Allow, wantRule: "spec"},
@@ -80,13 +82,14 @@ func TestConsent(t *testing.T) {
 		{name: "pattern over a wrapper", cmd: "timeout 5 make build", want: Allow, wantRule: RuleAllowedPattern},
 		{name: "pattern over a wrapper screened", cmd: "timeout 5 make ../..", want: Ask, wantRule: RulePatternWord, wantWord: "../.."},
 		{name: "pattern never covers a spec deny", cmd: "timeout 5 make -C ..", want: Deny, wantRule: "path-outside-root", wantWord: ".."},
-		{name: "pattern over a wrapper never allows its denied command", cmd: "timeout 5 cat /etc/passwd", want: Deny, wantRule: "path-outside-root"},
+		{name: "pattern over a wrapper never allows its denied command", cmd: "timeout 5 touch /etc/passwd", want: Deny, wantRule: "path-outside-root"},
+		{name: "pattern over a wrapper never covers a read outside", cmd: "timeout 5 cat /etc/passwd", want: Ask, wantRule: RuleReadOutside},
 		{name: "find -exec of an allowed command is not covered by find *", cmd: "find . -name a.txt -exec cat {} \\;", want: Ask, wantRule: "spec-ask"},
 		{name: "find -exec of an asked command is not covered by find *", cmd: "find . -exec python3 x.py \\;", want: Ask, wantRule: "spec-ask"},
 		{name: "find -exec of an unknown program is not covered by find *", cmd: "find . -exec ruby y.rb \\;", want: Ask, wantRule: "spec-ask"},
 		{name: "find -execdir is not covered by find *", cmd: "find . -name a.txt -execdir cat {} \\;", want: Ask, wantRule: "spec-ask"},
 		{name: "find -exec as the person saw it whole", cmd: "find . -exec ruby x.rb \\;", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "find -exec of a denied command under find *", cmd: "find . -exec cat /etc/passwd \\;", want: Deny, wantRule: "path-outside-root"},
+		{name: "find -exec of a denied command under find *", cmd: "find . -exec touch /etc/passwd \\;", want: Deny, wantRule: "path-outside-root"},
 	}
 	g, err := New(Options{Root: root, Commands: cmds})
 	if err != nil {
@@ -154,7 +157,7 @@ func TestExecuteAlwaysPrefix(t *testing.T) {
 	p := plan(t, g, "<---RUN--->\ntrue run x\n<---END--->\n")
 	asker := &fakeAsker{answers: []approve.Answer{approve.AlwaysPrefix}}
 	g.Execute(context.Background(), p, ExecOptions{Asker: asker}, nil)
-	if p.Results[0].Status != StatusRan || p.Results[0].ApprovedBy != "always" {
+	if p.Results[0].Status != StatusRan || p.Results[0].ApprovedBy != "prefix" {
 		t.Fatalf("result %+v", p.Results[0])
 	}
 	if q := asker.asked[0]; q.Prefix != "true run *" {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/clada/clada/approve"
@@ -87,6 +88,17 @@ type Options struct {
 	// on unless it is false); ComposeRunBlocks lets [Gateway.Plan] decide
 	// RUN blocks that are compositions (compose = true).
 	Compose, ComposeRunBlocks bool
+	// Hosts are the host patterns every command that runs code the
+	// person chose (asked and approved, or allowed by a pattern) or
+	// whose spec grants the network may reach through clada's proxy
+	// (config hosts = [...]); OpenNetwork gives a command whose spec
+	// grants the network the whole network instead (network = "open").
+	Hosts       []string
+	OpenNetwork bool
+	// Dirs are the directories outside the root the person granted
+	// (dirs in config.toml, resolved): paths in them count as inside the
+	// root for reading, and for writing when the grant says so.
+	Dirs []specs.GrantedDir
 }
 
 // Gateway decides commands for one run. It caches symlink resolution
@@ -131,7 +143,7 @@ func New(opts Options) (*Gateway, error) {
 	if err != nil {
 		return nil, fmt.Errorf("project root: %w", err)
 	}
-	r.ForWindows(sys == specs.OSWindows)
+	r.ForWindows(sys == specs.OSWindows).Grant(opts.Dirs)
 	return &Gateway{opts: opts, resolver: r, dirs: map[string]bool{}, programs: map[string]string{},
 		secrets: secretPatterns(opts.Secrets)}, nil
 }
@@ -174,6 +186,10 @@ type Verdict struct {
 	// for a starting point; nil otherwise. Only an exact pattern
 	// consents to such a command, never a prefix pattern.
 	Inner [][]string
+	// Outside are, for an ask, the files outside the project (and every
+	// granted directory) the command reads (rule read-outside). Only an
+	// exact pattern consents to such a command, never a prefix pattern.
+	Outside []specs.Path
 	// Grants are what the command may do under the sandbox besides
 	// writing in the project (allow and ask): the network and the caches
 	// its spec, or clada's built-in list, grant it. Repository lets an
@@ -212,11 +228,16 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 		if !g.isDir(d) {
 			return Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: attr,
 				Reason: fmt.Sprintf("the dir attribute %q is not a directory inside the project", attr),
-				Advice: "create the directory first, or fix the dir attribute (it is relative to the project root)"}
+				Advice: "create the directory first, or fix the dir attribute (" + g.dirRelativeTo() + ")"}
 		}
 		absDir = d
 	}
-	return g.untrusted(g.decide(argv, absDir, 0))
+	v := g.untrusted(g.decide(argv, absDir, 0))
+	if v.Decision != Deny {
+		v.Grants.Hosts = append(slices.Clip(v.Grants.Hosts), g.opts.Hosts...)
+		v.Grants.OpenNetwork = v.Grants.OpenNetwork || g.opts.OpenNetwork
+	}
+	return v
 }
 
 func (g *Gateway) isDir(d string) bool {
@@ -295,7 +316,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 		if u, ok := specs.Unwrap(argv); ok {
 			return g.wrapped(argv, u, absDir, depth)
 		}
-		sv := g.opts.Specs.Check(argv, absDir, g.resolver)
+		sv, reads := g.checkSpecs(argv, absDir)
 		switch sv.Outcome {
 		case specs.Allow:
 			env := sv.Env
@@ -304,8 +325,8 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 			}
 			v := g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
 				Exec: sv.Exec, Env: env, Dir: absDir, Missing: sv.Missing,
-				Grants: specGrants(sv), Repository: sv.Repository}, argv, sv.Destroys)
-			return g.secret(v, sv.Paths)
+				Grants: specGrants(argv, sv), Repository: sv.Repository}, argv, sv.Destroys)
+			return g.outsideChecked(argv[0], g.secret(v, sv.Paths), reads, append(sv.Paths, reads...))
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
 		case specs.Ask:
@@ -329,8 +350,14 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 				v.Inner = sv.Inner
 				v.Reason = v.Why + ", so the person must approve it"
 			}
-			v.Grants, v.Repository = specGrants(sv), sv.Repository
-			return g.restorable(v, argv, sv.Destroys)
+			v.Grants, v.Repository = specGrants(argv, sv), sv.Repository
+			if len(reads) > 0 {
+				// A program that runs code (a build tool, a linter
+				// with plugins) may run what a file outside holds:
+				// its config, plugin or project there stays refused.
+				return g.runsCodeOutside(argv, absDir, v, reads[0])
+			}
+			return g.outsideChecked(argv[0], g.restorable(v, argv, sv.Destroys), nil, sv.Paths)
 		}
 	}
 	// A lone --version or --help of a program PATH finds (version.go).
@@ -350,9 +377,18 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 	return v
 }
 
-// specGrants are the sandbox grants of a spec's verdict.
-func specGrants(sv specs.Verdict) specs.Grants {
-	return specs.Grants{Network: sv.Network, Caches: sv.Caches, CacheQuery: sv.CacheQuery}
+// specGrants are the sandbox grants of a spec's verdict for argv: with
+// the network, the registries of its program (npm: registry.npmjs.org).
+func specGrants(argv []string, sv specs.Verdict) specs.Grants {
+	gr := specs.Grants{Network: sv.Network, Caches: sv.Caches, CacheQuery: sv.CacheQuery}
+	if gr.Network {
+		prog := specs.ProgName(argv[0])
+		gr.Hosts = specs.RegistryHosts(prog)
+		// git's remotes may be ssh, which no HTTP proxy carries; a
+		// person approves every git command that has the network.
+		gr.OpenNetwork = prog == "git"
+	}
+	return gr
 }
 
 // withGrants gives a command whose spec grants no cache the built-in
@@ -369,6 +405,16 @@ func withGrants(argv []string, v Verdict) Verdict {
 		v.Grants.Caches, v.Grants.CacheQuery = gr.Caches, gr.CacheQuery
 	}
 	return v
+}
+
+// dirRelativeTo says what a dir attribute is relative to, for advice:
+// the directory clada was started in, which is the root or, with a
+// [Options.Base], a directory below it.
+func (g *Gateway) dirRelativeTo() string {
+	if g.opts.Base == "" {
+		return "it is relative to the project root, where clada runs"
+	}
+	return "it is relative to " + g.opts.Base + "/, the directory clada runs in, and confined to the project root"
 }
 
 // inBase is dir (a dir attribute) relative to the root: joined onto the

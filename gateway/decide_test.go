@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/clada/clada/approve"
@@ -84,10 +85,11 @@ func TestDecideOrder(t *testing.T) {
 		{name: "path-like program outside", cmd: "../tool", want: Deny, wantRule: "path-outside-root"},
 		{name: "absolute program outside", cmd: "/no/such/ls", want: Deny, wantRule: "path-outside-root",
 			reason: "a path outside the root that is no program file stays refused (TestDecideOutsideProgram: /usr/bin/ls is judged as ls)"},
-		{name: "spec path outside", cmd: "cat /etc/passwd", want: Deny, wantRule: "path-outside-root"},
+		{name: "spec write outside", cmd: "touch /etc/passwd", want: Deny, wantRule: "path-outside-root"},
+		{name: "spec read outside", cmd: "cat /etc/passwd", want: Ask, wantRule: RuleReadOutside},
 		{name: "untrusted spec allow asks", cmd: "cat README.md", untrusted: true, want: Ask, wantRule: RuleUntrusted},
 		{name: "untrusted pattern allow asks", cmd: "npm test", untrusted: true, want: Ask, wantRule: RuleUntrusted},
-		{name: "untrusted deny stays deny", cmd: "cat /etc/passwd", untrusted: true, want: Deny},
+		{name: "untrusted deny stays deny", cmd: "touch /etc/passwd", untrusted: true, want: Deny},
 		{name: "unknown program", cmd: "no-such-program-xyz", want: Ask, wantRule: RuleNotInSpecs, missing: true,
 			reason: "a dry run in CI decides as on a laptop; running it reports exit 127"},
 	}
@@ -232,7 +234,8 @@ func TestDecideOutsideProgram(t *testing.T) {
 		rule, word string
 	}{
 		{[]string{lsPath, "-la"}, Allow, "spec", ""},
-		{[]string{lsPath, "/etc"}, Deny, "path-outside-root", "/etc"},
+		{[]string{lsPath, "/etc"}, Ask, RuleReadOutside, "/etc"},
+		{[]string{lsPath, "-d", "/root/.ssh"}, Deny, "path-outside-root", "/root/.ssh"},
 		{[]string{copied, "-la"}, Ask, RuleProgramOutside, copied},
 		{[]string{"/etc/passwd"}, Deny, "path-outside-root", "/etc/passwd"},
 		{[]string{filepath.Join(filepath.Dir(lsPath), "sudo"), "ls"}, Deny, "hard-block", ""},
@@ -244,6 +247,36 @@ func TestDecideOutsideProgram(t *testing.T) {
 		}
 		if tt.want == Allow && (len(v.Exec) == 0 || v.Exec[0] != tt.argv[0]) {
 			t.Errorf("Decide(%q).Exec = %q, want it to run %s", tt.argv, v.Exec, tt.argv[0])
+		}
+	}
+}
+
+// TestDirNotFoundAdvice: the advice says what dir= is relative to as the
+// gateway reads it: the directory clada runs in (Base), not always the
+// root.
+func TestDirNotFoundAdvice(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "sub", "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		base, dir string
+		decision  Decision
+		advice    string
+	}{
+		{"", "nope", Deny, "relative to the project root"},
+		{"sub", "nope", Deny, "relative to sub/, the directory clada runs in"},
+		{"sub", "in", Allow, ""},                         // sub/in: relative to the base
+		{"", "in", Deny, "relative to the project root"}, // no in/ at the root
+	} {
+		g, err := New(Options{Root: root, Base: c.base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := g.Decide([]string{"ls"}, c.dir)
+		if v.Decision != c.decision || (c.decision == Deny && (v.Rule != RuleDirNotFound || !strings.Contains(v.Advice, c.advice))) {
+			t.Errorf("base %q dir %q: %s %s %q, want %s with advice containing %q", c.base, c.dir, v.Decision, v.Rule, v.Advice, c.decision, c.advice)
 		}
 	}
 }

@@ -28,7 +28,7 @@ func TestOptionsOS(t *testing.T) {
 		{specs.OSWindows, "//host/share/clada exec -- ls", Deny, string(specs.RulePathOutsideRoot)},
 		{specs.OSWindows, "cat a.txt", Allow, string(specs.RuleSpec)},
 		{specs.OSDarwin, "touch a.txt -t /outside/x", Deny, string(specs.RuleOptionAfterOperand)},
-		{specs.OSDarwin, "ls -I /etc", Deny, string(specs.RulePathOutsideRoot)},
+		{specs.OSDarwin, "ls -I /etc", Ask, RuleReadOutside},
 		{specs.OSDarwin, "ls -la", Allow, string(specs.RuleSpec)},
 		{specs.OSLinux, "touch a.txt -t 202001010000", Allow, string(specs.RuleSpec)},
 		{specs.OSLinux, "cat a.txt:stream", Allow, string(specs.RuleSpec)},

@@ -235,10 +235,10 @@ func TestExecuteDecidesAgainAfterACommandRan(t *testing.T) {
 	t.Parallel()
 	// ln's spec denies a link out of the root; perl, approved, makes one.
 	g, _ := newTestGateway(t, `perl -e 'symlink "/etc", "link"'`)
-	doc := "<---RUN--->\nperl -e 'symlink \"/etc\", \"link\"'\n<---END--->\n<---RUN--->\ncat link/hostname\n<---END--->\n"
+	doc := "<---RUN--->\nperl -e 'symlink \"/etc\", \"link\"'\n<---END--->\n<---RUN--->\ntouch link/hostname\n<---END--->\n"
 	p := plan(t, g, doc)
 	if p.Results[1].Decision != Allow {
-		t.Fatalf("before ln ran, cat link/hostname = %+v, want allow", p.Results[1].Verdict)
+		t.Fatalf("before ln ran, touch link/hostname = %+v, want allow", p.Results[1].Verdict)
 	}
 	g.Execute(context.Background(), p, ExecOptions{}, nil)
 	if diff := cmp.Diff([]string{"ran", "denied"}, statuses(p)); diff != "" {

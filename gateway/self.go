@@ -32,6 +32,12 @@ type ExecArgs struct {
 	// decided it, which an inner --sandbox off cannot lift.
 	Sandbox string
 	Argv    []string // the command, at least one word, unless Line is set
+	// Agent is --agent: the agent (claude-code, gemini) whose scratch
+	// output directories clada exec may read, as the hook that rewrote
+	// the command to clada exec allowed (hook.ScratchDirs). The gateway
+	// judging a command that runs clada exec ignores it: the command it
+	// decides gets no grant a model wrote.
+	Agent string
 	// Line is a command line (--line TEXT, or --line64 with the text
 	// encoded by [EncodeLine]): a composition, decided part by part and
 	// run by clada without a shell. Argv is then nil.
@@ -83,6 +89,8 @@ func ParseExec(args []string) (ExecArgs, error) {
 			dst = &x.Sandbox
 		case "line", "line64":
 			dst = &x.Line
+		case "agent":
+			dst = &x.Agent
 		default:
 			return x, fmt.Errorf("%w: unknown option %s", ErrExecUsage, a)
 		}
@@ -106,6 +114,8 @@ func ParseExec(args []string) (ExecArgs, error) {
 		*dst = val
 	}
 	switch {
+	case x.Agent != "" && x.Agent != "claude-code" && x.Agent != "gemini":
+		return x, fmt.Errorf("%w: --agent %q: clada exec knows claude-code and gemini", ErrExecUsage, x.Agent)
 	case x.Line != "" && len(x.Argv) > 0:
 		return x, fmt.Errorf("%w: both a command line and a command", ErrExecUsage)
 	case x.Line == "" && len(x.Argv) == 0:

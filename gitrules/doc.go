@@ -12,7 +12,8 @@
 //   - On every subcommand, asked ones included, options that make git run a
 //     program the model names (--upload-pack, --receive-pack, --exec,
 //     rebase -x, clone/fetch/pull/ls-remote -u, -O in a grep cluster,
-//     --template, --separate-git-dir, clone --config/-c, difftool
+//     --template, --separate-git-dir, clone --config/-c of a key that
+//     runs programs or redirects the clone (cloneConfigWhy), difftool
 //     --extcmd, send-email's *-cmd options) are denied, so a person is never
 //     asked to approve one; an output path (--output, format-patch -o,
 //     archive -o) is reported in [Verdict.Writes] and a --reference in
@@ -55,7 +56,8 @@
 //     Options that write files or run programs (--output, --ext-diff,
 //     --textconv, --upload-pack, --exec, -O/--open-files-in-pager,
 //     --no-index, --contents, --show-signature, --paginate) are denied
-//     wherever they appear. A value given as a separate word that starts with
+//     wherever they appear (but check-ignore's own --no-index, which only
+//     leaves the index out). A value given as a separate word that starts with
 //     "-" is denied when, read as an option, it would be a denied or asking
 //     one, so a value-taking flag can never hide an option; git takes it as
 //     the value (git for-each-ref --sort -committerdate).

@@ -18,9 +18,10 @@ import (
 type progAction uint8
 
 const (
-	progDeny  progAction = iota // denied wherever it appears
-	progWrite                   // its value is a file or directory git writes: confined by the caller
-	progRead                    // its value is a repository or file git reads: confined by the caller
+	progDeny   progAction = iota // denied wherever it appears
+	progWrite                    // its value is a file or directory git writes: confined by the caller
+	progRead                     // its value is a repository or file git reads: confined by the caller
+	progConfig                   // its value is KEY=VALUE set in the new repository: see cloneConfigWhy
 )
 
 // progOpt is one screened long option.
@@ -45,7 +46,7 @@ var programLong = map[string][]progOpt{
 	"browser":             {{progDeny, []string{"instaweb", "web--browse"}, "runs the browser program it names", adviceProgram}},
 	"cc-cmd":              {{progDeny, []string{"send-email"}, "runs the command it names to find more recipients", adviceProgram}},
 	"commit-filter":       {{progDeny, []string{"filter-branch"}, "runs the shell command it names for every commit", adviceFilter}},
-	"config":              {{progDeny, []string{"clone"}, "sets configuration in the new repository, which can name programs for git to run", "clone without it; the person can configure the repository afterwards"}},
+	"config":              {{action: progConfig, subs: []string{"clone"}}},
 	"env-filter":          {{progDeny, []string{"filter-branch"}, "runs the shell command it names for every commit", adviceFilter}},
 	"exec":                {{progDeny, nil, "runs the program or shell command it names", adviceProgram}},
 	"extcmd":              {{progDeny, []string{"difftool"}, "runs the command it names on every changed file", "use git diff, or ask the person to run the diff tool"}},
@@ -79,10 +80,11 @@ var programLong = map[string][]progOpt{
 // after which the rest of the word is that value and no longer options.
 var programShort = map[string]struct {
 	deny          map[byte]string // letter → the long option it stands for
+	config        byte            // the letter of --config (clone -c KEY=VALUE)
 	write, values string
 }{
 	"archive":      {write: "o"},
-	"clone":        {deny: map[byte]string{'u': "upload-pack", 'c': "config"}, values: "obj"},
+	"clone":        {deny: map[byte]string{'u': "upload-pack"}, config: 'c', values: "obj"},
 	"difftool":     {deny: map[byte]string{'x': "extcmd"}, values: "t"},
 	"fetch":        {deny: map[byte]string{'u': "upload-pack"}, values: "oj"},
 	"format-patch": {write: "o", values: "vO"},
@@ -142,11 +144,26 @@ func screenPrograms(sub string, args []string, v *Verdict) *Verdict {
 				v.Writes = append(v.Writes, val)
 			case progRead:
 				v.Paths = append(v.Paths, val)
+			case progConfig:
+				if d := screenConfig(sub, a, val, v); d != nil {
+					return d
+				}
 			}
 			continue
 		}
 		for j := 1; j < len(a); j++ {
 			c := a[j]
+			if short.config != 0 && c == short.config {
+				val := a[j+1:]
+				if val == "" && i+1 < len(args) {
+					i++
+					val = args[i]
+				}
+				if d := screenConfig(sub, a, val, v); d != nil {
+					return d
+				}
+				break
+			}
 			if long, ok := short.deny[c]; ok {
 				o, _ := applicable(sub, programLong[long])
 				return deny(a, fmt.Sprintf("git %s -%c (--%s) %s", sub, c, long, o.reason), o.advice)
@@ -217,3 +234,113 @@ var (
 		reason: "runs git in the directory above the project, reading the repository there",
 		advice: "clada keeps git to the project's own repository; run git rev-parse --show-toplevel"}
 )
+
+// screenConfig screens one KEY=VALUE that git clone -c (--config) sets in
+// the new repository, given in word arg: a key that makes git run a
+// program, read another file or reach another host is denied; any other
+// is named in the reason of the clone's question, so that the person
+// sees what they approve.
+func screenConfig(sub, arg, val string, v *Verdict) *Verdict {
+	key, _, _ := strings.Cut(val, "=")
+	if why := cloneConfigWhy(key); why != "" {
+		return &Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: arg, Subcommand: sub,
+			Reason: fmt.Sprintf("git %s -c %s %s", sub, key, why),
+			Advice: "clone without it; the person can configure the repository afterwards"}
+	}
+	v.Reason += fmt.Sprintf("; it sets %s in the new repository", key)
+	return nil
+}
+
+// cloneConfigSections are the configuration sections (lower case) where a
+// key can name a program for git to run, a file for it to read or write,
+// or another host or transport, or where git clone runs further commands
+// (submodules, hooks): git clone -c of any key there is denied. In core,
+// http and remote only the keys of configCoreSafe, configHTTPSafe and
+// configRemoteSafe are allowed (core.sshCommand, core.hooksPath,
+// core.fsmonitor, core.editor, core.pager, core.askPass, core.gitProxy,
+// core.alternateRefsCommand, core.worktree, core.attributesFile and the
+// rest are not).
+var cloneConfigSections = map[string]string{
+	"alias":         "defines an alias, which can run a shell command",
+	"credential":    "names a credential helper, a program git runs",
+	"diff":          "can name a diff or textconv program",
+	"difftool":      "names a diff tool program",
+	"filter":        "names a clean or smudge filter program, which checkout runs",
+	"fsmonitor":     "names a file system monitor hook",
+	"gpg":           "names the signing program",
+	"hook":          "names a hook command git runs",
+	"include":       "includes another configuration file",
+	"includeif":     "includes another configuration file",
+	"lfs":           "can name a transfer agent program for git-lfs",
+	"merge":         "can name a merge driver program",
+	"mergetool":     "names a merge tool program",
+	"pager":         "names a pager program",
+	"protocol":      "allows transports such as ext::, which runs a command",
+	"receive":       "configures what a push into the repository runs",
+	"safe":          "marks other repositories as safe, which runs their configuration's programs",
+	"sendemail":     "can name programs that send mail",
+	"sequence":      "names the sequence editor program",
+	"ssh":           "chooses how the ssh program is invoked",
+	"submodule":     "configures submodules, whose update can run a command",
+	"trace2":        "writes trace files where it names",
+	"uploadarchive": "configures what serving archives runs",
+	"uploadpack":    "can name a hook program for serving packs",
+	"url":           "rewrites URLs, which can redirect the clone to another host or transport",
+	"web":           "names the browser program",
+	"browser":       "names the browser program",
+	"instaweb":      "names the web server program",
+	"gui":           "can name programs the GUI runs",
+	"guitool":       "names commands the GUI runs",
+}
+
+var (
+	configCoreSafe = map[string]bool{
+		"autocrlf": true, "eol": true, "safecrlf": true, "symlinks": true, "longpaths": true, "ignorecase": true,
+		"filemode": true, "compression": true, "loosecompression": true, "precomposeunicode": true,
+		"protectntfs": true, "protecthfs": true, "checkstat": true, "trustctime": true, "quotepath": true,
+		"bigfilethreshold": true, "preloadindex": true, "untrackedcache": true, "splitindex": true,
+		"multipackindex": true, "commitgraph": true, "abbrev": true, "whitespace": true,
+		"logallrefupdates": true, "sparsecheckout": true, "sparsecheckoutcone": true, "checkroundtripencoding": true,
+	}
+	configHTTPSafe = map[string]bool{
+		"sslverify": true, "version": true, "postbuffer": true, "lowspeedlimit": true, "lowspeedtime": true,
+		"maxrequests": true, "minsessions": true, "followredirects": true, "sslbackend": true,
+	}
+	configRemoteSafe = map[string]bool{
+		"fetch": true, "tagopt": true, "prune": true, "prunetags": true, "mirror": true, "skipdefaultupdate": true, "promisor": true, "partialclonefilter": true,
+	}
+)
+
+// cloneConfigWhy says why git clone -c KEY is denied, "" when it is asked.
+// Git reads section and key names case-insensitively; a subsection
+// (remote.origin.fetch's origin) is between them.
+func cloneConfigWhy(key string) string {
+	k := strings.ToLower(key)
+	i, j := strings.IndexByte(k, '.'), strings.LastIndexByte(k, '.')
+	if i <= 0 || j == len(k)-1 {
+		return "is not a configuration key (section.name)"
+	}
+	section, name := k[:i], k[j+1:]
+	if why, ok := cloneConfigSections[section]; ok {
+		return why
+	}
+	switch section {
+	case "init":
+		if name == "templatedir" {
+			return "names the template directory, whose hooks are copied into the repository"
+		}
+	case "core":
+		if i != j || !configCoreSafe[name] {
+			return "can name a program git runs (core.sshCommand, core.hooksPath, core.fsmonitor, core.editor, core.pager …) or a file it reads; only core settings that change no program or path are asked"
+		}
+	case "http":
+		if !configHTTPSafe[name] {
+			return "can name a proxy, a cookie or key file, or headers sent to another host; only http.sslVerify, http.version and the buffer and speed settings are asked"
+		}
+	case "remote":
+		if !configRemoteSafe[name] {
+			return "can name the program run on the other side (uploadpack), a helper (vcs) or a proxy; only remote.NAME.fetch, tagOpt, prune and mirror are asked"
+		}
+	}
+	return ""
+}

@@ -538,10 +538,16 @@ var (
 			map[byte]opt{'H': b(), 'v': b()}, "-v, -H")
 	}}
 
+	// check-ignore --no-index is not diff's --no-index: it only leaves
+	// the index out, so a tracked path is matched against the ignore
+	// files too ("why is this tracked file ignored?"); it reads the same
+	// .gitignore files and names no path outside the repository.
 	checkIgnoreTable = &lazy{build: func() *table {
-		return newTable("check-ignore", map[string]opt{
+		t := newTable("check-ignore", map[string]opt{
 			"non-matching": b(), "quiet": b(), "stdin": b(), "verbose": b(),
-		}, map[byte]opt{'n': b(), 'q': b(), 'v': b(), 'z': b()}, "-v, -n, -q, <path>")
+		}, map[byte]opt{'n': b(), 'q': b(), 'v': b(), 'z': b()}, "-v, -n, -q, --no-index, <path>")
+		t.long["no-index"] = b()
+		return t
 	}}
 
 	checkAttrTable = &lazy{build: func() *table {

@@ -58,7 +58,7 @@ func ClaudeCode(in io.Reader, out, stderr io.Writer, env Env) int {
 	if err != nil {
 		return claudeBlock(stderr, err)
 	}
-	a := Decide(Request{Command: command, Dir: p.Cwd, Root: env.getenv("CLAUDE_PROJECT_DIR")})
+	a := Decide(Request{Command: command, Dir: p.Cwd, Root: env.getenv("CLAUDE_PROJECT_DIR"), Agent: "claude-code"})
 	o := claudeOutput{Event: "PreToolUse", Decision: string(a.Decision), Reason: a.Reason}
 	if line := a.Rewrite(env.Self); line != "" {
 		o.UpdatedInput = withCommand(p.ToolInput, line)

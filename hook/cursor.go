@@ -60,7 +60,7 @@ func Cursor(in io.Reader, out, stderr io.Writer, env Env) int {
 	if p.Event != "beforeShellExecution" {
 		return 0
 	}
-	a := Decide(Request{Command: *p.Cmd, Dir: p.Cwd, Root: workspaceRoot(p.Roots, p.Cwd)})
+	a := Decide(Request{Command: *p.Cmd, Dir: p.Cwd, Root: workspaceRoot(p.Roots, p.Cwd), Agent: "cursor"})
 	user, agent := a.Reason, a.Reason
 	if a.Decision == gateway.Allow && !a.asWritten() {
 		exec := a.Rewrite("clada")

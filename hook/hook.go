@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/internal/decisionlog"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/specs"
@@ -25,6 +26,17 @@ type Env struct {
 	// Getenv reads the agent's environment (CLAUDE_PROJECT_DIR,
 	// GEMINI_PROJECT_DIR); nil reads nothing.
 	Getenv func(string) string
+	// Agent finds the agent process that runs the hook
+	// ([FindAgentProcess]); nil, or ok false, when it cannot be seen. It
+	// is called only when the answer depends on it (an asked command).
+	Agent func() (AgentProcess, bool)
+}
+
+func (e Env) agent() (AgentProcess, bool) {
+	if e.Agent == nil {
+		return AgentProcess{}, false
+	}
+	return e.Agent()
 }
 
 func (e Env) getenv(k string) string {
@@ -41,6 +53,10 @@ type Request struct {
 	// Root is the project root the agent names (CLAUDE_PROJECT_DIR);
 	// "" finds it from Dir as clada does (project.FindRoot).
 	Root string
+	// Agent is the agent whose shell runs the command ("claude-code",
+	// "gemini", "cursor"): reads of its own scratch output are allowed
+	// ([ScratchDirs]).
+	Agent string
 }
 
 // Answer is clada's decision on a [Request].
@@ -56,6 +72,9 @@ type Answer struct {
 	// Root and Dir are the project root and the directory, absolute, as
 	// `clada exec --root --dir` takes them.
 	Root, Dir string
+	// Scratch is the agent whose scratch directories the decision needed
+	// (`clada exec --agent` grants them again); "" when none.
+	Scratch string
 }
 
 // maxPayload caps what a hook reads from the agent: a shell command's
@@ -108,7 +127,30 @@ func Decide(req Request) Answer {
 		return a
 	}
 	r := g.Check(req.Command, "")
+	if r.Decision != gateway.Allow {
+		// A read of the agent's own scratch output (its background
+		// tasks' output files) is allowed; the rewrite then passes
+		// --agent, so that clada exec grants the same.
+		if dirs := ScratchDirs(req.Agent); len(dirs) > 0 {
+			p.Dirs = append(p.Dirs, dirs...)
+			if g2, err := p.DecideGateway(); err == nil {
+				if r2 := g2.Check(req.Command, ""); r2.Decision == gateway.Allow {
+					r, a.Scratch = r2, req.Agent
+				}
+			}
+		}
+	}
 	a.Result, a.Decision = r, r.Decision
+	// The decision log gets the hook's answer; a failure to write it
+	// changes no answer and is not the agent's to show.
+	defer func() {
+		e := p.LogEntry(decisionlog.EntryHook, req.Agent, r)
+		e.Decision = string(a.Decision)
+		if a.Decision != r.Decision {
+			e.Rule, e.Reason = gateway.RuleSelfExec, a.Reason
+		}
+		_ = p.Log(e)
+	}()
 	if r.Decision == gateway.Ask && runsExec(r.Argv) {
 		// The person would approve a clada exec, which then refuses
 		// what needs approval: refuse now and say how to be asked.
@@ -191,12 +233,7 @@ func (a Answer) Rewrite(self string) string {
 		return ""
 	}
 	var b strings.Builder
-	if portableWord(self) {
-		b.WriteString(portableQuote(self))
-	} else {
-		b.WriteString(ShellQuote([]string{self}))
-	}
-	b.WriteString(" exec")
+	b.WriteString(rewritePrefix(self))
 	opt := func(name, val string) {
 		if portableWord(val) {
 			b.WriteString(" --" + name + " " + portableQuote(val))
@@ -206,6 +243,9 @@ func (a Answer) Rewrite(self string) string {
 	}
 	opt("root", a.Root)
 	opt("dir", a.Dir)
+	if a.Scratch != "" {
+		b.WriteString(" --agent " + a.Scratch)
+	}
 	if a.Result.Composite == nil && !slices.ContainsFunc(a.Result.Argv, func(w string) bool { return !portableWord(w) }) {
 		b.WriteString(" --")
 		for _, w := range a.Result.Argv {

@@ -1,13 +1,16 @@
 package project
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/clada/clada/approve"
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/sandbox"
 	"github.com/clada/clada/specs"
 )
 
@@ -49,10 +52,15 @@ type Project struct {
 	Specs      *specs.Set
 	// Commands are the allowed and blocked patterns, kept in step with
 	// commands.toml by [Project.Gateway].
-	Commands  *approve.Commands
-	untrusted bool
-	os        string // Options.OS, checked
-	trust     *approve.TrustCheck
+	Commands *approve.Commands
+	// Dirs are the directories of Config.Dirs, resolved: what the
+	// gateway treats as inside the project and the sandbox grants. A
+	// granted directory that does not exist is left out (DirsMissing).
+	Dirs        []specs.GrantedDir
+	DirsMissing []string
+	untrusted   bool
+	os          string // Options.OS, checked
+	trust       *approve.TrustCheck
 }
 
 // Untrusted returns the project's files in .clada (names such as
@@ -270,6 +278,9 @@ func (p *Project) loadScopes(t *approve.TrustCheck) error {
 	for _, path := range withheld {
 		t.Withhold(filepath.Base(path))
 	}
+	if err := p.resolveDirs(); err != nil {
+		return err
+	}
 	var err error
 	if p.Commands, err = approve.LoadCommandsTrust(p.Root, gateway.ParsePattern, t); err != nil {
 		return err
@@ -286,6 +297,78 @@ func (p *Project) loadScopes(t *approve.TrustCheck) error {
 		p.Commands.AddLayer(l)
 	}
 	return nil
+}
+
+// resolveDirs resolves Config.Dirs into Dirs. A directory that does not
+// exist is left out and named in DirsMissing (a sibling checkout not
+// cloned on this machine, a CI runner): clada then asks about reads there
+// as about any read outside. Any other problem is an error naming the
+// file, which loses nothing (the file is never rewritten). A write grant
+// may not hold the project (its .git and .clada would be the grant's),
+// the home directory, or a credential store; a grant inside the project
+// adds nothing and is left out.
+func (p *Project) resolveDirs() error {
+	home, _ := os.UserHomeDir()
+	root, err := filepath.EvalSymlinks(p.Root)
+	if err != nil {
+		root = p.Root
+	}
+	realHome := home
+	if h, err := filepath.EvalSymlinks(home); err == nil {
+		realHome = h
+	}
+	p.Dirs, p.DirsMissing = nil, nil
+	for _, d := range p.Config.Dirs {
+		base := filepath.Dir(filepath.Dir(d.From)) // the root, for a project's .clada/config.toml
+		res, err := specs.ResolveGrantedDir(base, home, d.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			p.DirsMissing = append(p.DirsMissing, d.Path)
+			continue
+		}
+		if err != nil {
+			return hint(fmt.Errorf("%s: dirs: %w", d.From, err), "fix the entry; clada never rewrites the file")
+		}
+		if _, in := Inside(root, res); in {
+			continue
+		}
+		if d.Write {
+			why := ""
+			switch _, holdsRoot := Inside(res, root); {
+			case holdsRoot:
+				why = "it holds the project, whose .git and .clada a command may never write"
+			case home != "" && (res == realHome || res == filepath.Clean(home)):
+				why = "it is your home directory, which holds your credentials and shell startup files"
+			default:
+				for _, c := range sandbox.CredentialStores {
+					store := filepath.Join(realHome, filepath.FromSlash(c))
+					if _, in := Inside(store, res); in {
+						why = "it is in the credential store " + store
+					}
+					if _, in := Inside(res, store); in {
+						why = "it holds the credential store " + store
+					}
+				}
+			}
+			if why != "" {
+				return hint(fmt.Errorf("%s: dirs: %s cannot be granted for writing: %s", d.From, d.Path, why),
+					"grant a narrower directory, or access = \"read\"")
+			}
+		}
+		p.Dirs = append(p.Dirs, specs.GrantedDir{Path: res, Write: d.Write})
+	}
+	return nil
+}
+
+// WriteDirs are the granted directories commands may write, for the
+// sandbox.
+func (p *Project) WriteDirs() []string {
+	var out []string
+	for _, d := range p.Dirs {
+		if d.Write {
+			out = append(out, d.Path)
+		}
+	}
+	return out
 }
 
 // base is wd relative to root, slash-separated; "" when wd is the root
@@ -339,7 +422,8 @@ func (p *Project) gateway(decideOnly bool) (*gateway.Gateway, error) {
 	}
 	return gateway.New(gateway.Options{Root: p.Root, Base: p.Base, Specs: p.Specs, Commands: p.Commands,
 		Untrusted: p.untrusted || p.Config.Untrusted, NoHardBlocks: !p.Config.HardBlocks, Secrets: p.Config.Secrets, OS: p.os,
-		DecideOnly: decideOnly, Compose: p.Config.ComposeCommands(), ComposeRunBlocks: p.Config.ComposeRunBlocks()})
+		DecideOnly: decideOnly, Compose: p.Config.ComposeCommands(), ComposeRunBlocks: p.Config.ComposeRunBlocks(), Dirs: p.Dirs,
+		Hosts: p.Config.Hosts, OpenNetwork: p.Config.Network == "open"})
 }
 
 // OS is the system the project's decisions are made for.

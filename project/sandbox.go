@@ -26,7 +26,7 @@ func (p *Project) Sandbox(flag string) (sb *sandbox.Sandbox, warning string, err
 	if err != nil {
 		return nil, "", hint(err, "give --sandbox auto, required or off")
 	}
-	if sb, err = sandbox.New(sandbox.Options{Mode: m, Root: p.Root}); err != nil {
+	if sb, err = sandbox.New(sandbox.Options{Mode: m, Root: p.Root, WriteDirs: p.WriteDirs()}); err != nil {
 		return nil, "", err
 	}
 	switch sup := sb.Support(); {

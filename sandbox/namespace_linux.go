@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"syscall"
 
@@ -259,11 +260,18 @@ func bindReadOnly(path string) error {
 // left out (the integrity check reports one that appears); a symbolic
 // link is left out too (it is not the repository, and Landlock keeps its
 // target read-only unless it lies in the root).
-func protectedMounts(root string, repository bool) error {
+//
+// dirs are the directories granted for writing: their .git and .clada are
+// mounted read-only too.
+func protectedMounts(root string, repository bool, dirs []string) error {
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 		return fmt.Errorf("mount namespace: %w", err)
 	}
-	for _, p := range protectedPaths(root, repository) {
+	paths := protectedPaths(root, repository)
+	for _, d := range dirs {
+		paths = append(paths, filepath.Join(d, ".git"), filepath.Join(d, ".clada"))
+	}
+	for _, p := range paths {
 		fi, err := os.Lstat(p)
 		if err != nil || fi.Mode()&os.ModeSymlink != 0 {
 			continue

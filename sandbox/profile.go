@@ -14,18 +14,19 @@ type ProfileParam struct {
 // darwinProfile returns the sandbox-exec profile (SBPL) for one command
 // of the project at root, and the parameters it reads. The profile
 // denies by default; lets the command read every file but the credential
-// stores of home; write only in the root outside .git and .clada, in
-// c.TmpDir, c.Caches, c.Files and /dev/null; start and signal its own
+// stores of home; write only in the root and the granted dirs outside
+// their .git and .clada, in c.TmpDir, c.Caches, c.Files and /dev/null;
+// start and signal its own
 // processes; and use the network only when c.Network is set. Paths are
 // never part of the text, only parameters, so no path can change the
 // profile's meaning; they must be canonical (/private/tmp, not /tmp),
 // because sandbox-exec compares resolved paths. The text depends only on
-// how many caches and files there are and on the network, which is what
+// how many caches, files and dirs there are and on the network, which is what
 // its golden test pins.
 //
 // It is generated on every platform so that it can be tested here;
 // only macOS runs it, and only macOS CI verifies it.
-func darwinProfile(root, home string, c Command) (string, []ProfileParam) {
+func darwinProfile(root, home string, dirs []string, c Command) (string, []ProfileParam) {
 	var params []ProfileParam
 	param := func(name, value string) string {
 		params = append(params, ProfileParam{name, value})
@@ -74,6 +75,11 @@ func darwinProfile(root, home string, c Command) (string, []ProfileParam) {
 	for i, d := range c.Caches {
 		b.WriteString("\n  (subpath " + param(fmt.Sprintf("CACHE_%d", i), d) + ")")
 	}
+	for i, d := range dirs {
+		b.WriteString("\n  (require-all (subpath " + param(fmt.Sprintf("DIR_%d", i), d) + ")")
+		b.WriteString(" (require-not (subpath " + param(fmt.Sprintf("DIR_%d_GIT", i), filepath.Join(d, ".git")) + "))")
+		b.WriteString(" (require-not (subpath " + param(fmt.Sprintf("DIR_%d_CLADA", i), filepath.Join(d, ".clada")) + ")))")
+	}
 	for i, f := range c.Files {
 		b.WriteString("\n  (literal " + param(fmt.Sprintf("FILE_%d", i), f) + ")")
 	}
@@ -111,6 +117,10 @@ func darwinProfile(root, home string, c Command) (string, []ProfileParam) {
   (global-name "com.apple.SystemConfiguration.DNSConfiguration")
   (global-name "com.apple.SystemConfiguration.configd"))
 `)
+	} else if c.Proxy > 0 {
+		b.WriteString("\n; Only clada's proxy on loopback.\n(allow network-outbound (remote tcp ")
+		b.WriteString(param("PROXY", fmt.Sprintf("localhost:%d", c.Proxy)))
+		b.WriteString("))\n")
 	} else {
 		b.WriteString("\n; No network: no network operation is allowed above.\n")
 	}

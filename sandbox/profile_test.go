@@ -26,7 +26,7 @@ func TestDarwinProfile(t *testing.T) {
 		{"repository", Command{TmpDir: "/private/var/folders/xy/T/clada-1", Network: true, Repository: true}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			profile, params := darwinProfile("/Users/u/src/proj", "/Users/u", tt.c)
+			profile, params := darwinProfile("/Users/u/src/proj", "/Users/u", nil, tt.c)
 			var b strings.Builder
 			b.WriteString(profile)
 			b.WriteString("\n;; parameters (sandbox-exec -D NAME=VALUE):\n")

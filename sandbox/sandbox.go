@@ -54,6 +54,11 @@ type Options struct {
 	// Home is the user's home directory, whose credential stores
 	// ([CredentialStores]) commands may not read; "" means $HOME.
 	Home string
+	// WriteDirs are directories outside the root that the person granted
+	// for writing (dirs in config.toml): commands may write there, except
+	// in their .git/ and .clada/ and the credential stores. Absolute and
+	// symlink-free; one that holds the root is ignored.
+	WriteDirs []string
 }
 
 // Sandbox confines the commands of one project. It is safe for
@@ -63,6 +68,7 @@ type Sandbox struct {
 	root    string   // absolute, symlinks resolved
 	home    string   // absolute, symlinks resolved; "" when unknown
 	creds   []string // credentialPaths(home), resolved once: every command needs them
+	dirs    []string // Options.WriteDirs that do not hold the root
 	support Support
 	plat    platform
 }
@@ -97,6 +103,11 @@ func New(opts Options) (*Sandbox, error) {
 		}
 	}
 	s := &Sandbox{mode: mode, root: root, home: home, creds: credentialPaths(home), support: probe()}
+	for _, d := range opts.WriteDirs {
+		if filepath.IsAbs(d) && !holds(d, root) {
+			s.dirs = append(s.dirs, filepath.Clean(d))
+		}
+	}
 	return s, nil
 }
 
@@ -136,6 +147,14 @@ type Support struct {
 // Confines reports whether commands can be confined here.
 func (s Support) Confines() bool { return s.Reason == "" }
 
+// FiltersNetwork reports whether a command can be held to clada's proxy
+// ([Command.Proxy]): Linux with Landlock's TCP rules (ABI 4), or macOS's
+// profile. Elsewhere a command given the proxy gets the whole network,
+// and its report says so.
+func (s Support) FiltersNetwork() bool {
+	return s.Confines() && (s.Landlock >= 4 || s.Profile)
+}
+
 // Support returns what the machine offers, as probed by [New].
 func (s *Sandbox) Support() Support { return s.support }
 
@@ -147,6 +166,11 @@ type Command struct {
 	TmpDir string
 	// Network grants the network (TCP/UDP sockets of any family).
 	Network bool
+	// Proxy, when Network is false, is the port of clada's proxy on
+	// 127.0.0.1: the command may open TCP connections to that port and
+	// nothing else on the network ([Support.FiltersNetwork] says where
+	// that holds); 0 for none.
+	Proxy int
 	// Caches are more directories the command may write (build caches a
 	// spec declares), absolute; missing ones are skipped.
 	Caches []string
@@ -270,6 +294,12 @@ var CredentialStores = []string{
 	".password-store",
 	".pypirc",
 	".ssh",
+}
+
+// holds reports whether p is dir or lies beneath it.
+func holds(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // credentialPaths returns the credential stores under home, each as

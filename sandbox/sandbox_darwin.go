@@ -43,7 +43,7 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 	if cmd.Path == "" {
 		return Outcome{}, errors.New("sandbox: no program")
 	}
-	profile, params := darwinProfile(s.root, s.home, c)
+	profile, params := darwinProfile(s.root, s.home, s.dirs, c)
 	args := []string{"sandbox-exec", "-p", profile}
 	for _, p := range params {
 		args = append(args, "-D", p.Name+"="+p.Value)

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,7 +110,7 @@ func probePlatform(s *Support) {
 		return
 	}
 	s.Landlock = abi
-	if _, ok, _ := seccompProgram(false, os.Getpid(), os.Getpid()); ok {
+	if _, ok, _ := seccompProgram(false, false, os.Getpid(), os.Getpid()); ok {
 		// PR_GET_SECCOMP fails with EINVAL on a kernel without seccomp.
 		if _, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); err == nil {
 			s.Seccomp = true
@@ -161,11 +162,11 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 	onDisposableThread(func() {
 		var r result
 		if tryNS {
-			if r.nsErr = protectedMounts(s.root, c.Repository); r.nsErr == nil {
+			if r.nsErr = protectedMounts(s.root, c.Repository, s.dirs); r.nsErr == nil {
 				r.ns = true
 			}
 		}
-		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network)
+		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network, c.Proxy > 0 && s.support.Landlock >= 4)
 		if r.err == nil {
 			r.err = cmd.Start()
 		}
@@ -243,11 +244,11 @@ func (s *Sandbox) newLauncher(c Command, tmp string, tryNS bool, stamp string) (
 		runtime.LockOSThread()
 		var r result
 		if tryNS {
-			if r.nsErr = protectedMounts(s.root, c.Repository); r.nsErr == nil {
+			if r.nsErr = protectedMounts(s.root, c.Repository, s.dirs); r.nsErr == nil {
 				r.ns = true
 			}
 		}
-		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network)
+		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network, c.Proxy > 0 && s.support.Landlock >= 4)
 		ready <- r
 		if r.err != nil {
 			return
@@ -270,7 +271,7 @@ func (s *Sandbox) newLauncher(c Command, tmp string, tryNS bool, stamp string) (
 // launchKey names a set of grants: commands with the same one share a
 // launcher.
 func launchKey(c Command) string {
-	return fmt.Sprintf("%t\x00%t\x00%q\x00%q", c.Network, c.Repository, c.Caches, c.Files)
+	return fmt.Sprintf("%t\x00%t\x00%q\x00%q\x00%d", c.Network, c.Repository, c.Caches, c.Files, c.Proxy)
 }
 
 // stamp is the identity of what a launcher for grants c is built on: the
@@ -280,11 +281,17 @@ func launchKey(c Command) string {
 // would name files that are not there any more.
 func (s *Sandbox) stamp(c Command, tmp string, ns bool) string {
 	paths := append(protectedPaths(s.root, c.Repository), tmp)
+	for _, d := range s.dirs {
+		paths = append(paths, filepath.Join(d, ".git"), filepath.Join(d, ".clada"))
+	}
 	paths = append(paths, c.Caches...)
 	paths = append(paths, c.Files...)
 	if !ns {
 		paths = append(paths, s.root)
 	}
+	// A granted directory is granted entry by entry: a new entry there
+	// needs a new launcher.
+	paths = append(paths, s.dirs...)
 	var b strings.Builder
 	for _, p := range paths {
 		var st unix.Stat_t
@@ -293,7 +300,7 @@ func (s *Sandbox) stamp(c Command, tmp string, ns bool) string {
 			continue
 		}
 		fmt.Fprintf(&b, "%d:%d:%o", st.Dev, st.Ino, st.Mode)
-		if p == s.root {
+		if p == s.root || slices.Contains(s.dirs, p) {
 			fmt.Fprintf(&b, ":%d.%d", st.Mtim.Sec, st.Mtim.Nsec)
 		}
 		b.WriteByte(';')
@@ -302,7 +309,7 @@ func (s *Sandbox) stamp(c Command, tmp string, ns bool) string {
 }
 
 // confineThread confines the calling (locked) thread.
-func (s *Sandbox) confineThread(readFD int, write ruleset, network bool) error {
+func (s *Sandbox) confineThread(readFD int, write ruleset, network, proxy bool) error {
 	writeFD, err := write.create()
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
@@ -323,7 +330,7 @@ func (s *Sandbox) confineThread(readFD int, write ruleset, network bool) error {
 	if s.support.Seccomp {
 		// The filter names this process and thread, which its
 		// commands may not trace or stop (see seccompProgram).
-		prog, ok, err := seccompProgram(network, unix.Getpid(), unix.Gettid())
+		prog, ok, err := seccompProgram(network, proxy, unix.Getpid(), unix.Gettid())
 		if err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
@@ -361,6 +368,8 @@ func (s *Sandbox) outcome(c Command, namespace bool) Outcome {
 	switch {
 	case c.Network:
 		b.WriteString(", network on")
+	case c.Proxy > 0 && sup.Landlock >= 4:
+		b.WriteString(", network through clada's proxy only")
 	case sup.Seccomp || sup.Landlock >= 4:
 		b.WriteString(", network off")
 	default:
@@ -451,6 +460,11 @@ func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 	if !c.Network {
 		if abi >= 4 {
 			rs.handledNet = llBindTCP | llConnectTCP
+			if c.Proxy > 0 {
+				// Connections to clada's proxy only (on any address:
+				// Landlock knows ports, not addresses).
+				rs.connectPorts = []int{c.Proxy}
+			}
 		}
 		if abi >= 10 {
 			rs.handledNet |= llBindUDP | llSendUDP
@@ -478,6 +492,18 @@ func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 		if gitDir, common := gitDirs(s.root); gitDir != "" && !within(gitDir, s.root) {
 			rs.rules = append(rs.rules, rule{gitDir, write}, rule{common, write})
 		}
+	}
+	// The directories the person granted for writing, but their .git
+	// and .clada (and any credential store beneath), entry by entry.
+	// With mounts, their .git and .clada are read-only mounts and the
+	// directory is granted whole; without, entry by entry (no new entry
+	// at its top, as for the root).
+	for _, d := range s.dirs {
+		dt := &tree{excluded: creds}
+		if !namespace {
+			dt.excluded = append(slicesClone(creds), filepath.Join(d, ".git"), filepath.Join(d, ".clada"))
+		}
+		rs.rules = grantTree(rs.rules, d, write, 0, dt)
 	}
 	if c.TmpDir != "" {
 		rs.rules = append(rs.rules, rule{c.TmpDir, write | local})

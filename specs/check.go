@@ -46,7 +46,11 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	}
 	v.grant(sp)
 	prog, err := s.LookPath(name)
-	if len(sp.guard) > 0 && len(v.Exec) > 0 {
+	switch {
+	case len(sp.guard) == 0 || len(v.Exec) == 0:
+	case sp.scriptCheck != "":
+		v = s.checkedGuard(sp, v, prog, err, r)
+	default:
 		v = s.guarded(sp, v, prog, err, r)
 	}
 	if v.Outcome == Ask {
@@ -174,6 +178,11 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 	}
 	touched = append(flagTouched, touched...)
 	paths := ops[npos:]
+	if sp.scriptCheck == "awk" {
+		// awk '{…}' n=1 a.txt: an operand NAME=VALUE sets a variable
+		// before awk reads the files after it; it opens nothing.
+		paths = slices.DeleteFunc(slices.Clone(paths), isAwkAssign)
+	}
 	if sp.modeOperand && npos == 0 && !p.pattern {
 		return Verdict{Outcome: Deny, Rule: RuleSpec, Reason: sp.name + " needs a mode", Advice: sp.usage()}
 	}
@@ -222,7 +231,9 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		if !slices.Contains(sp.chdirFlags, fp.flag) {
 			continue
 		}
-		res, err := r.Confine(cd, fp.arg, false)
+		// Resolve, not Confine: a directory tar changes to is where
+		// tar -x writes, never a read outside to ask about.
+		res, err := r.Resolve(cd, fp.arg)
 		if err != nil {
 			return denyErr(err)
 		}
@@ -260,7 +271,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		if sp.targetDir && write && i == last {
 			if fi, err := os.Stat(res); err == nil && fi.IsDir() {
 				for _, src := range paths[:last] {
-					if _, err := r.Confine(res, baseName(src), true); err != nil {
+					if _, err := r.Confine(res, sp.destName(p, src), true); err != nil {
 						return denyErr(err)
 					}
 				}
@@ -292,7 +303,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 				return denyErr(err)
 			}
 			for _, src := range paths {
-				if _, err := r.Confine(res, baseName(src), true); err != nil {
+				if _, err := r.Confine(res, sp.destName(p, src), true); err != nil {
 					return denyErr(err)
 				}
 			}
@@ -350,7 +361,10 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 	if why == "" {
 		why = listAsk
 	}
-	if why == "" && len(sp.scriptAsks) > 0 {
+	if why == "" && sp.modeOperand && p.any([]string{"-R", "--recursive"}) {
+		why = sp.recursiveWriteWhy(p, ops[:npos], flagTouched)
+	}
+	if why == "" && (len(sp.scriptAsks) > 0 || sp.scriptCheck != "") {
 		var files []Path
 		for i, fp := range p.flagPaths {
 			if sp.patternFlags[fp.flag] {
@@ -361,13 +375,29 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		// file (jq -fr f.jq, jq x.json -f f.jq runs x.json).
 		for f := range sp.patternFlags {
 			if sp.flags[f] == TypeBool && p.seen[f] && len(ops) > 0 {
-				if res, err := r.Resolve(dir, ops[0]); err == nil {
+				if res, err := r.Confine(dir, ops[0], false); err == nil {
 					files = append(files, Path{ops[0], res})
 				}
 				break
 			}
 		}
 		why = sp.scriptWhy(append(p.scripts, ops[:npos]...), files)
+		if why == "" && sp.scriptCheck != "" {
+			for _, f := range files {
+				if !r.inside(f.Resolved) {
+					// Not a read outside to ask about: clada would
+					// parse the file, and its parse errors quote it.
+					return Verdict{Outcome: Deny, Rule: RulePathOutsideRoot, Arg: f.Arg,
+						Reason: sp.name + " program file " + f.Arg + " is outside the project, and clada checks a program file only inside it",
+						Advice: "copy the program into the project, or give it inline"}
+				}
+			}
+			if why = sp.checkScript(files, append(p.scripts, ops[:npos]...)); why != "" {
+				v.Outcome, v.Rule, v.Reason, v.Arg = Ask, RuleSpecAsk, why, ""
+				v.Advice = "print to standard output and let the shell redirect it, read only the files named as operands, or wait for the person to approve; `clada allow '" + sp.name + " *'` consents to every " + sp.name + " program from now on"
+				return v
+			}
+		}
 	}
 	if why != "" {
 		v.Outcome, v.Rule, v.Reason = Ask, RuleSpecAsk, why
@@ -390,13 +420,46 @@ func (sp *spec) confineFlagPaths(fps []pathArg, dir string, r *Resolver) (touche
 			touched = append(touched, Path{fp.arg, fp.arg})
 			continue
 		}
-		res, err := r.Confine(dir, fp.arg, fp.write)
+		confine := r.Confine
+		if slices.Contains(sp.chdirFlags, fp.flag) || slices.Contains(workFlags, fp.flag) {
+			// tar -C, make -C, npm --prefix: see workFlags.
+			confine = func(base, p string, _ bool) (string, error) { return r.Resolve(base, p) }
+		}
+		res, err := confine(dir, fp.arg, fp.write)
 		if err != nil {
 			return nil, denyErr(err), false
 		}
 		touched = append(touched, Path{fp.arg, res})
 	}
 	return touched, Verdict{}, true
+}
+
+// workFlags are path options that name where a program works, or a file
+// it may write as well as read, rather than a file it only reads: make
+// -C, npm --prefix, cargo --manifest-path (builds in that crate), go
+// -modfile (go mod tidy rewrites it), go -pkgdir, pytest --rootdir and
+// --confcutdir, tsc -p and --project, swift --package-path, and a
+// --config that decides what the program does (black, ruff). Their value is confined to the root (and the granted
+// directories) even where reads outside are asked (rule read-outside): a
+// question "reads ../x" would hide that the program works there. A spec's
+// chdir_flags are treated so too.
+var workFlags = []string{"-C", "--directory", "--prefix", "--manifest-path", "-modfile", "-pkgdir", "--rootdir", "--confcutdir",
+	"-p", "--project", "--package-path", "--config"}
+
+// destName is the name cp gives the source src under a destination
+// directory: its last element, or, with a parents flag (cp --parents),
+// the whole source path as written, without leading separators (cp
+// --parents src/a.txt dir writes dir/src/a.txt, creating dir/src; .. in
+// it is followed as the kernel follows it, so Confine sees where it
+// lands).
+func (sp *spec) destName(p parsed, src string) string {
+	if p.any(sp.parentsFlags) {
+		if n := strings.TrimLeft(src, `/\`); n != "" {
+			return n
+		}
+		return "."
+	}
+	return baseName(src)
 }
 
 // baseName is the last element of a path as cp and mv use it ("a/b/" is b).

@@ -148,7 +148,7 @@ func (sp *spec) destroyed(p parsed, paths []string, dir string, r *Resolver) []D
 		res := follow(dir, dest)
 		if res != "" && sp.targetDir && isDir(res) && (p.target || !p.any(sp.targetSelf)) {
 			for _, src := range srcs {
-				add(filepath.Join(dest, baseName(src)), get(res, baseName(src)))
+				add(filepath.Join(dest, sp.destName(p, src)), get(res, sp.destName(p, src)))
 			}
 			break
 		}

@@ -9,7 +9,8 @@ import (
 // newFixture builds a project root with the files the examples and tests
 // name, and returns a Resolver for it. Layout:
 //
-//	a.txt b.txt README.md list.txt patterns.txt
+//	a.txt b.txt README.md list.txt patterns.txt prog.awk (x: prints lines
+//	                          where x is set) evil.awk (calls system())
 //	sums.txt outside.sums     (checksum lists; outside.sums names /etc/passwd)
 //	dir/a.txt dir/sub/ dir2/ emptydir/ src/a.txt src/sub/b.txt (no links)
 //	.git/config .git/hooks/ .clada/commands.toml
@@ -34,7 +35,7 @@ func newFixture(t testing.TB) (*Resolver, string) {
 	}
 	mustMkdir(t, outside)
 	mustMkdir(t, filepath.Join(base, "proj2"))
-	for _, f := range []string{"a.txt", "b.txt", "README.md", "list.txt", "patterns.txt", "dir/a.txt", ".git/config", ".clada/commands.toml", "tree/dir/ok.txt", "src/a.txt", "src/sub/b.txt", "gosrc/ok.go"} {
+	for _, f := range []string{"a.txt", "b.txt", "README.md", "list.txt", "patterns.txt", "dir/a.txt", ".git/config", ".clada/commands.toml", "tree/dir/ok.txt", "src/a.txt", "src/sub/b.txt", "gosrc/ok.go", "prog.awk"} {
 		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -48,6 +49,9 @@ func newFixture(t testing.TB) (*Resolver, string) {
 		if err := os.WriteFile(filepath.Join(root, f), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "evil.awk"), []byte("function f() { system(\"id\") }\n{ f() }\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("s\n"), 0o644); err != nil {
 		t.Fatal(err)

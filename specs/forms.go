@@ -73,6 +73,59 @@ func checkMode(name, m string) *DeniedError {
 	return nil
 }
 
+// recursiveWriteWhy says why a recursive mode change (chmod -R) is asked:
+// its mode (modes, the mode operand) or the mode of its --reference file
+// (touched, the flag paths) grants write to the group or to others, so
+// every file below becomes writable by other users (chmod -R o+w, g+w,
+// a+w, 777, 0666, =rw, go=u). A mode without u, g, o or a (+w, =rw) is
+// counted as a: chmod applies it as a less the umask, and the umask 002
+// of many systems leaves group write in. "" when it grants neither.
+func (sp *spec) recursiveWriteWhy(p parsed, modes []string, touched []Path) string {
+	for _, m := range modes {
+		if grantsSharedWrite(m) {
+			return fmt.Sprintf("%s -R %s makes every file below writable by the group or by others", sp.name, m)
+		}
+	}
+	if !p.any(sp.copiesMode) {
+		return ""
+	}
+	for _, t := range touched {
+		fi, err := os.Stat(t.Resolved)
+		if err == nil && fi.Mode().Perm()&0o022 != 0 {
+			return fmt.Sprintf("%s -R --reference=%s copies mode %s, which makes every file below writable by the group or by others", sp.name, t.Arg, octalMode(fi.Mode()&fs.ModePerm))
+		}
+	}
+	return ""
+}
+
+// grantsSharedWrite says whether the chmod mode m (already checked by
+// checkMode) gives write permission to the group or to others: an octal
+// mode with 020 or 002, or a symbolic clause that adds or sets w, or
+// copies another class's bits (g=u, o+u), for g, o, a or no class.
+func grantsSharedWrite(m string) bool {
+	if m != "" && strings.Trim(m, "01234567") == "" {
+		v, err := strconv.ParseUint(m, 8, 32)
+		return err != nil || v&0o022 != 0
+	}
+	for _, clause := range strings.Split(m, ",") {
+		ops := strings.TrimLeft(clause, "ugoa")
+		who := clause[:len(clause)-len(ops)]
+		shared := who == "" || strings.ContainsAny(who, "goa")
+		op := byte(0)
+		for i := 0; i < len(ops); i++ {
+			switch c := ops[i]; {
+			case c == '+' || c == '-' || c == '=':
+				op = c
+			case op != '-' && shared && strings.IndexByte("wugo", c) >= 0:
+				return true
+			case op != '-' && shared && c >= '0' && c <= '7' && (c-'0')&2 != 0:
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // checkModeSources applies copies_mode: with one of its flags the command
 // gives the files it writes the modes of the files it reads (cp -p, -a,
 // --preserve; chmod --reference), so a file read that has the setuid or
@@ -329,6 +382,21 @@ func (s *Set) guarded(sp *spec, v Verdict, prog string, lookErr error, r *Resolv
 			sp.name, strings.Join(sp.guard, " "), sp.name, strings.Join(sp.guardProbe, " "))
 		v.Advice = "wait for the person to approve, or install GNU " + sp.name + " (with " + strings.Join(sp.guard, " ") + ")"
 	}
+	return v
+}
+
+// checkedGuard is guarded for a spec whose script clada checks itself
+// (script_check): the decision is the checker's, the same whichever
+// program is installed. A program the checker allowed keeps the guard
+// where the installed program takes it (gawk --sandbox: a second fence),
+// and runs without it elsewhere (mawk, BWK awk); an asked one runs without
+// it, so that what the person approves (system(), print > f) is what runs.
+func (s *Set) checkedGuard(sp *spec, v Verdict, prog string, lookErr error, r *Resolver) Verdict {
+	if v.Outcome == Allow && lookErr == nil && s.guardWorks(sp, prog, r) {
+		return v
+	}
+	n := 1 + len(sp.harden)
+	v.Exec = append(v.Exec[:n:n], v.Exec[n+len(sp.guard):]...)
 	return v
 }
 

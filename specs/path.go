@@ -45,6 +45,13 @@ type Resolver struct {
 	nodes map[string]node
 	// bases caches the resolution of base directories passed to Resolve.
 	bases map[string]string
+	// granted are the directories outside the root the person granted
+	// (grantdirs.go); guarded by mu.
+	granted []GrantedDir
+	// collecting says that Confine records reads outside in outside
+	// instead of refusing them (CollectOutsideReads); guarded by mu.
+	collecting bool
+	outside    []Path
 }
 
 type node struct {
@@ -91,8 +98,18 @@ func (r *Resolver) Reset() {
 // Resolve resolves p relative to base (absolute) component by component,
 // following symlinks (dangling too) before applying "..", and returns the
 // absolute resolved path, or a *DeniedError with RulePathOutsideRoot when
-// it leaves the root or starts with "~".
+// it leaves the root (and every granted directory) or starts with "~".
 func (r *Resolver) Resolve(base, p string) (string, error) {
+	res, err := r.resolveAll(base, p)
+	if err != nil {
+		return "", err
+	}
+	return res, nil
+}
+
+// resolveAll is Resolve, except that a path outside the root comes back
+// resolved, with the *DeniedError that refuses it.
+func (r *Resolver) resolveAll(base, p string) (string, error) {
 	asWritten := p
 	if r.windows {
 		s, derr := windowsPath(p)
@@ -124,16 +141,21 @@ func (r *Resolver) Resolve(base, p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p = asWritten
 	if !r.inside(res) {
-		return "", &DeniedError{
-			Rule:   RulePathOutsideRoot,
-			Arg:    p,
-			Reason: pathOutsideReason(p, res),
-			Advice: "use a path inside the project root " + r.root,
-		}
+		return res, r.outsideError(asWritten, res)
 	}
 	return res, nil
+}
+
+// outsideError refuses p, which resolves to res outside the root and
+// every granted directory.
+func (r *Resolver) outsideError(p, res string) *DeniedError {
+	return &DeniedError{
+		Rule:   RulePathOutsideRoot,
+		Arg:    p,
+		Reason: pathOutsideReason(p, res),
+		Advice: "use a path inside the project root " + r.root,
+	}
 }
 
 func pathOutsideReason(p, res string) string {
@@ -149,10 +171,34 @@ func pathOutsideReason(p, res string) string {
 // names are compared without regard to case, because on case-insensitive
 // file systems (macOS, Windows) .GIT is .git. Nor may a written path be an
 // existing regular file with more than one hard link (unix only).
+//
+// A write inside a granted directory must have a read-write grant; a read
+// outside the root and every granted directory is recorded, not refused,
+// while the resolver collects such reads ([Resolver.CollectOutsideReads]).
 func (r *Resolver) Confine(base, p string, write bool) (string, error) {
-	res, err := r.Resolve(base, p)
-	if err != nil || !write {
-		return res, err
+	res, err := r.resolveAll(base, p)
+	if err != nil {
+		var de *DeniedError
+		if !write && res != "" && errors.As(err, &de) && de.Rule == RulePathOutsideRoot && r.outsideRead(p, res) {
+			return res, nil
+		}
+		return "", err
+	}
+	if !write {
+		return res, nil
+	}
+	if !within(r.root, res) {
+		r.mu.Lock()
+		g, _ := r.grantFor(res)
+		r.mu.Unlock()
+		if !g.Write {
+			return "", &DeniedError{
+				Rule:   RulePathOutsideRoot,
+				Arg:    p,
+				Reason: fmt.Sprintf("%s is in %s, which the person granted for reading only", p, g.Path),
+				Advice: "write inside the project; the person can grant the directory for writing (dirs in .clada/config.toml)",
+			}
+		}
 	}
 	if name := r.protected(res); name != "" {
 		return "", &DeniedError{
@@ -196,10 +242,17 @@ func hardLinked(p, res string) error {
 	return nil
 }
 
-// protected returns ".git" or ".clada" when res (inside the root) is, or is
-// inside, such a directory, else "".
+// protected returns ".git" or ".clada" when res (inside the root, or a
+// granted directory) is, or is inside, such a directory, else "".
 func (r *Resolver) protected(res string) string {
-	rel := strings.TrimPrefix(res, r.root)
+	base := r.root
+	if !within(r.root, res) {
+		r.mu.Lock()
+		g, _ := r.grantFor(res)
+		r.mu.Unlock()
+		base = g.Path
+	}
+	rel := strings.TrimPrefix(res, base)
 	for _, c := range strings.Split(rel, string(filepath.Separator)) {
 		switch {
 		case strings.EqualFold(c, ".git"):
@@ -212,9 +265,16 @@ func (r *Resolver) protected(res string) string {
 }
 
 // inside reports whether the resolved path res is the root or below it,
-// comparing whole components (/root/proj2 is not inside /root/proj).
+// or in a granted directory, comparing whole components (/root/proj2 is
+// not inside /root/proj).
 func (r *Resolver) inside(res string) bool {
-	return within(r.root, res)
+	if within(r.root, res) {
+		return true
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.grantFor(res)
+	return ok
 }
 
 func within(root, p string) bool {

@@ -1,7 +1,9 @@
 package specs
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"regexp"
@@ -25,8 +27,9 @@ import (
 // RuleSpecAsk marks a command that fits its spec, and that the spec says
 // the person decides: a project runner (go test, npm run NAME, cargo
 // build, make), an asked form (tar -x, find -exec, file -z, go env -w), a
-// subcommand or flag the spec of a runner does not know, or sed or awk
-// where the installed program has no --sandbox.
+// subcommand or flag the spec of a runner does not know, sed where the
+// installed program has no --sandbox, or an awk program that runs
+// commands, writes or reads other files, or reads the environment.
 const RuleSpecAsk Rule = "spec-ask"
 
 // buildRunner reads and validates the fields of docs/specs.md (ask, sub,
@@ -79,6 +82,15 @@ func (sp *spec) buildRunner(name, key, file string, in fileSpec, isSub bool, bad
 			return bad("script_asks", "%q is not a regular expression: %v", k, err)
 		}
 		sp.scriptAsks = append(sp.scriptAsks, scriptAsk{re, in.ScriptAsks[k]})
+	}
+	switch sp.scriptCheck = string(in.ScriptCheck); sp.scriptCheck {
+	case "":
+	case "awk":
+		if sp.positionals != 1 {
+			return bad("script_check", "the program is the one leading operand (or a pattern flag's value): set positionals = 1")
+		}
+	default:
+		return bad("script_check", "%q is not a checker clada has (awk)", sp.scriptCheck)
 	}
 	if len(sp.scriptAsks) > 0 && sp.positionals != 1 {
 		return bad("script_asks", "the script is the one leading operand (or a pattern flag's value): set positionals = 1")
@@ -490,6 +502,71 @@ func (sp *spec) scriptWhy(inline []string, files []Path) string {
 	}
 	return ""
 }
+
+// checkScript runs the spec's script checker on the program of one
+// command: its program files (the path values of pattern flags, in
+// files), then its inline sources (the leading operand, string values of
+// pattern flags), joined with newlines as awk joins them. A program file
+// clada cannot read whole (missing, not a regular file, such as - for
+// standard input, or over maxScriptFile) is asked: what awk would run is
+// unknown. "" when the program passes.
+func (sp *spec) checkScript(files []Path, inline []string) string {
+	var src []string
+	for _, f := range files {
+		fi, err := os.Stat(f.Resolved)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Sprintf("%s's program file %s does not exist, so clada cannot check what it does", sp.name, f.Arg)
+		case err != nil:
+			return fmt.Sprintf("%s's program file %s could not be read (%v), so clada cannot check what it does", sp.name, f.Arg, err)
+		case !fi.Mode().IsRegular():
+			return fmt.Sprintf("%s's program file %s is not a regular file, so clada cannot check what it does", sp.name, f.Arg)
+		case fi.Size() > maxScriptFile:
+			return fmt.Sprintf("%s's program file %s is too large for clada to check", sp.name, f.Arg)
+		}
+		data, err := os.ReadFile(f.Resolved)
+		if err != nil {
+			return fmt.Sprintf("%s's program file %s could not be read (%v), so clada cannot check what it does", sp.name, f.Arg, err)
+		}
+		src = append(src, string(data))
+	}
+	src = append(src, inline...)
+	if len(src) == 0 {
+		return "" // no program: awk prints its usage
+	}
+	if why := awkWhy(strings.Join(src, "\n")); why != "" {
+		return sp.name + " program: " + why
+	}
+	return ""
+}
+
+// isAwkAssign says whether an awk operand is an assignment NAME=VALUE,
+// which sets a variable and opens nothing. Awk takes an operand so when
+// the part before = is an identifier; a keyword or built-in function name
+// there (if=x) is left a path, as some awks then treat it as a file.
+func isAwkAssign(op string) bool {
+	name, _, ok := strings.Cut(op, "=")
+	if !ok || name == "" || awkReserved[name] {
+		return false
+	}
+	for i, c := range name {
+		if c != '_' && !('a' <= c && c <= 'z') && !('A' <= c && c <= 'Z') && (i == 0 || !('0' <= c && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+// awkReserved are awk's keywords and built-in function names.
+var awkReserved = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("BEGIN END BEGINFILE ENDFILE function func if else while for do break continue next nextfile exit return delete in getline print printf switch case default " +
+		"atan2 close cos exp fflush gsub index int length log match rand sin split sprintf sqrt srand sub substr system tolower toupper " +
+		"gensub strftime systime mktime and or xor lshift rshift compl strtonum asort asorti patsplit isarray typeof bindtextdomain dcgettext dcngettext") {
+		m[w] = true
+	}
+	return m
+}()
 
 // Summary sorts the effective specs for the model's instructions: allowed
 // are the programs a spec allows without asking, a program with

@@ -193,6 +193,7 @@ type fileSpec struct {
 	Caches           tomlStrings `toml:"caches"`
 	CacheQuery       tomlStrings `toml:"cache_query"`
 	WalkTarget       tomlStrings `toml:"walk_target"`
+	ParentsFlags     tomlStrings `toml:"parents_flags"`
 	Clusters         *tomlBool   `toml:"clusters"`
 	Permute          *tomlBool   `toml:"permute"`
 	TargetSelf       tomlStrings `toml:"target_self"`
@@ -232,6 +233,7 @@ type fileSpec struct {
 	ChdirFlags  tomlStrings `toml:"chdir_flags"`
 	Env         tomlStrings `toml:"env"`
 	ScriptAsks  textMap     `toml:"script_asks"`
+	ScriptCheck tomlString  `toml:"script_check"`
 	NoHelp      tomlBool    `toml:"no_help"`
 	WalkLinks   tomlStrings `toml:"walk_links"`
 
@@ -393,6 +395,7 @@ type spec struct {
 	caches           []string // directories it may write under the sandbox, as written (~/…, $NAME/…, /…)
 	cacheQuery       []string // arguments to the program that print more of them, one per line
 	walkTarget       []string // flags that make the copy recursive (cp -r)
+	parentsFlags     []string // flags that copy a source to DEST/SRC, its whole path (cp --parents)
 	walkLinks        []string // name suffixes of the symlinks the program follows in a directory operand (gofmt: .go)
 	clusters         bool     // short flags combine (-la); false: every word is one flag (xxd)
 	permute          bool     // flags may follow operands; false: the first operand ends the flags (xxd)
@@ -424,6 +427,7 @@ type spec struct {
 	chdirFlags  []string    // flags whose directory the program changes to before it opens the operands (tar -C)
 	env         []string    // NAME=VALUE entries the program runs with (less: LESSSECURE=1)
 	scriptAsks  []scriptAsk // patterns of the script (jq filter, awk program) that make the command asked
+	scriptCheck string      // "awk": the program is parsed and decided by clada's awk checker (awkcheck.go)
 	noHelp      bool        // a lone --help or --version is not special: the program loads project code for it (pytest)
 
 	forbidOperands map[string]string // operand prefix → why an operand starting with it is denied (tail +1f)
@@ -896,6 +900,12 @@ func buildSpecAt(name, key, file string, in fileSpec, isSub bool) (*spec, *SpecE
 			return nil, bad("walk_target", "%s is not in flags", f)
 		}
 		sp.walkTarget = append(sp.walkTarget, f)
+	}
+	for _, f := range in.ParentsFlags {
+		if t, ok := sp.flags[f]; !ok || t != TypeBool {
+			return nil, bad("parents_flags", "%s is not a bool flag in flags", f)
+		}
+		sp.parentsFlags = append(sp.parentsFlags, f)
 	}
 	for _, f := range in.TargetSelf {
 		if _, ok := sp.flags[f]; !ok {

@@ -80,7 +80,7 @@ func (sp *spec) checkDest(p parsed, paths []string, dir string, r *Resolver) ([]
 		return srcs, nil
 	}
 	for _, src := range srcs {
-		name := baseName(src)
+		name := sp.destName(p, src)
 		t, err := r.Confine(res, name, true)
 		if err != nil {
 			return nil, err

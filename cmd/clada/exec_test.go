@@ -41,7 +41,7 @@ func TestExecExitCodes(t *testing.T) {
 	}{
 		{"allowed, exit 0", []string{"--", "ls"}, 0, ""},
 		{"the command's own code", []string{"--", "./exit3.sh"}, 3, ""},
-		{"denied", []string{"--", "cat", "/etc/passwd"}, execRefused, "rule path-outside-root"},
+		{"denied", []string{"--", "touch", "/etc/passwd"}, execRefused, "rule path-outside-root"},
 		{"needs approval", []string{"--", "git", "push"}, execRefused, "needs approval"},
 		{"could not start", []string{"--", "./badinterp.sh"}, execNotFound, "could not start"},
 		{"timed out", []string{"--", "sleep", "30"}, execTimedOut, "timed out after 1s"},

@@ -117,6 +117,9 @@ func TestScripts(t *testing.T) {
 			// Under -race every test-binary process that exits 0 sleeps
 			// 1 s by default; scripts start dozens of them.
 			env.Setenv("GORACE", "atexit_sleep_ms=0")
+			// The person's user id, as agents name their per-user
+			// directories (claude-UID).
+			env.Setenv("UID", strconv.Itoa(os.Getuid()))
 			// The build cache of the go running the tests, warm: a script
 			// that builds Go under the sandbox compiles only its own
 			// package, not the runtime (9 s with an empty cache).
@@ -142,6 +145,7 @@ func TestScripts(t *testing.T) {
 			"maxbytes":  cmdMaxBytes,
 			"hasprefix": cmdHasPrefix,
 			"listen":    cmdListen,
+			"goproxy":   cmdGoProxy,
 		},
 		Condition: sandboxCondition,
 	})

@@ -63,7 +63,7 @@ func trustAction(root string, stdout io.Writer) error {
 // without trust.
 func trustSummary(path, name string, data []byte) (string, error) {
 	switch name {
-	case approve.ConfigFile:
+	case approve.ConfigFile, approve.PersonalConfigFile:
 		cfg, err := approve.ParseConfig(path, data)
 		if err != nil {
 			return "", err
@@ -72,7 +72,7 @@ func trustSummary(path, name string, data []byte) (string, error) {
 			return "sets " + strings.Join(l, ", "), nil
 		}
 		return "only tightens (it applies without trust too)", nil
-	case approve.CommandsFile, approve.LegacyFile:
+	case approve.CommandsFile, approve.LegacyFile, approve.PersonalCommandsFile:
 		allowed, blocked, err := approve.ParseCommands(path, data, name == approve.LegacyFile, gateway.ParsePattern)
 		if err != nil {
 			return "", err

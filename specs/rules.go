@@ -28,7 +28,7 @@ func Rules() []RuleInfo {
 			"a command that would write into .git/ or .clada/, or through a link into them",
 			"leave .git/ and .clada/ alone; git commands change the repository, and only the person changes clada's settings"},
 		{RuleUnknownFlag, "deny",
-			"a flag the command's spec does not list or forbids (go test -exec, tar --to-command, tree -o, tail -f, grep -R …)",
+			"a flag the command's spec does not list or forbids (go test -exec, tar --to-command, tree -o, grep -R …)",
 			"use the flags `clada specs NAME` lists; long flags must be written in full"},
 		{RuleFlagValue, "deny",
 			"a flag value of the wrong type (head -n abc) or a missing value; a file mode that sets the setuid or setgid bit (chmod u+s, mkdir -m 2755), or copied from a file that has one (chmod --reference, cp -p, cp -a)",

@@ -165,6 +165,9 @@ func nodeOf(v reflect.Value) (reflect.Value, string) {
 // strLit is the value of a string literal node ("", false otherwise).
 func strLit(v reflect.Value) (string, bool) {
 	n, name := nodeOf(v)
+	for name == "GroupingExpr" { // ("/dev/stderr")
+		n, name = nodeOf(field(n, "Expr"))
+	}
 	if name != "StrExpr" || field(n, "Regex").Bool() {
 		return "", false
 	}

@@ -38,6 +38,10 @@ func TestAwkWhy(t *testing.T) {
 		{`{ print > "/dev/stderr" }`, ""},
 		{`{ printf "%s\n", $0 >> "/dev/stdout" }`, ""},
 		{`{ print; fflush() }`, ""},
+		{`{ print $1 > ("/dev/stderr") }`, ""},
+		{`{ print > ("/dev/std" "err") }`, "writes to a file"},
+		{"# a comment ending in a backslash does not continue \\\nBEGIN { system(\"id\") }", "system()"}, // as in mawk and gawk
+		{`/[/]/ { print }`, "could not parse"},                                                           // GoAWK ends the regex at the first /: asked, never misread
 		{`{ print; fflush("/dev/stdout") }`, ""},
 		{`{ print gensub(/(a)(b)/, "\\2\\1", "g") }`, ""},
 		{`BEGIN { print strftime("%Y", systime()) }`, ""},

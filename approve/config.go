@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/clada/clada/internal/suggest"
 )
 
 // ConfigFile is the name of the configuration file in .clada.
@@ -81,6 +83,14 @@ type Config struct {
 	// tools but not in RUN blocks, whose format promises one command;
 	// true accepts them in RUN blocks too; false refuses them everywhere.
 	Compose *bool
+	// Hosts is hosts: host names (or "*.example.com" patterns) that
+	// commands may reach through clada's proxy (see docs/rules.md,
+	// network); each trusted file's list adds to the ones below it.
+	Hosts []string
+	// Network is network: "proxy" (the default when "") holds a command
+	// the network is granted to to its hosts through clada's proxy;
+	// "open" gives it the whole network, as before the proxy.
+	Network string
 	// Dirs is dirs: directories outside the project that commands may
 	// read (and write, with access = "write") as if they were inside it.
 	// Each trusted file's list adds to the ones below it.
@@ -196,6 +206,10 @@ func parseConfig(path string, data []byte, scope Scope) (Config, error) {
 			v = boolValue{cfg.Compose}
 		case "dirs":
 			v = dirsValue{&cfg.Dirs, path, scope}
+		case "hosts":
+			v = hostsValue{&cfg.Hosts}
+		case "network":
+			v = choiceValue{&cfg.Network, []string{"proxy", "open"}}
 		case "trust_all":
 			if scope != ScopeManaged {
 				return Config{}, keyError(path, &md, top[name], name, errors.New(
@@ -204,9 +218,12 @@ func parseConfig(path string, data []byte, scope Scope) (Config, error) {
 			cfg.TrustAll = new(bool)
 			v = boolValue{cfg.TrustAll}
 		default:
-			return Config{}, keyError(path, &md, top[name], name, errors.New(
-				"unknown key: config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, report_budget, "+
-					"secrets, sandbox, compose, dirs, background_after, job_timeout and job_max_output"))
+			known := "config.toml knows timeout, max_output, approval_timeout, untrusted, hard_blocks, report_budget, " +
+				"secrets, sandbox, compose, dirs, hosts, network, background_after, job_timeout and job_max_output"
+			if near := suggest.Closest(name, ConfigKeys); near != "" {
+				known = "did you mean " + near + "? " + known
+			}
+			return Config{}, keyError(path, &md, top[name], name, errors.New("unknown key: "+known))
 		}
 		if err := md.PrimitiveDecode(top[name], v); err != nil {
 			return Config{}, tomlFileError(path, name, err)
@@ -236,7 +253,7 @@ func (d durationValue) UnmarshalTOML(v any) error {
 		got = time.Duration(v) * time.Second
 	case string:
 		var err error
-		got, err = time.ParseDuration(strings.TrimSpace(v))
+		got, err = ParseDuration(v)
 		if err != nil {
 			return fmt.Errorf("%q is not a duration: write e.g. \"30s\" or \"2m\", or a number of seconds", v)
 		}
@@ -251,6 +268,22 @@ func (d durationValue) UnmarshalTOML(v any) error {
 	}
 	*d.dst = got
 	return nil
+}
+
+// ParseDuration reads a duration the way config.toml's durations and
+// --timeout are written: a Go duration ("30s", "5m", "1h30m") or a whole
+// number of seconds ("90"), surrounding spaces ignored. It checks no
+// range; the caller does.
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseUint(s, 10, 32); err == nil {
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration: write e.g. 30s, 5m or 1h30m, or a number of seconds", s)
+	}
+	return d, nil
 }
 
 func (d durationValue) outOfRange(v string) error {
@@ -473,6 +506,55 @@ func (d dirsValue) UnmarshalTOML(v any) error {
 		out = append(out, g)
 	}
 	*d.dst = out
+	return nil
+}
+
+// hostsValue is hosts: host names such as "registry.example.com", or
+// "*.example.com" for every name below example.com; IP addresses as
+// written.
+type hostsValue struct{ dst *[]string }
+
+func (h hostsValue) UnmarshalTOML(v any) error {
+	list, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("want a list of host names such as [\"registry.example.com\", \"*.example.com\"], found %s", tomlTypeName(v))
+	}
+	out := make([]string, 0, len(list))
+	for i, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return fmt.Errorf("element %d: want a string, found %s", i+1, tomlTypeName(e))
+		}
+		host := strings.TrimSuffix(strings.ToLower(s), ".")
+		if err := checkHostPattern(host); err != nil {
+			return fmt.Errorf("element %d: %q: %v", i+1, s, err)
+		}
+		out = append(out, host)
+	}
+	*h.dst = out
+	return nil
+}
+
+// checkHostPattern accepts a host name, an IP address, or "*." and a name
+// of at least two labels (no "*" that would match every host of a
+// top-level domain, or every host at all).
+func checkHostPattern(h string) error {
+	name := strings.TrimPrefix(h, "*.")
+	switch {
+	case name == "":
+		return errors.New("empty")
+	case strings.Contains(name, "*"):
+		return errors.New("a * only as the first label, as in *.example.com")
+	case strings.Contains(name, "://") || strings.ContainsAny(name, "/@ "):
+		return errors.New("a host name, without a scheme, path, port or user")
+	case name != h && !strings.Contains(name, "."):
+		return errors.New("*. needs a name of two labels or more after it (*.example.com)")
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' || c == ':') {
+			return fmt.Errorf("%q is not a letter, digit, '.', '-', '_' or ':' (an IPv6 address)", c)
+		}
+	}
 	return nil
 }
 

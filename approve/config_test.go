@@ -43,6 +43,8 @@ hard_blocks = false
 `, want: Config{Timeout: 2 * time.Minute, MaxOutput: 10_000_000, ApprovalTimeout: 30 * time.Second, Untrusted: true}},
 		{name: "integer seconds and bytes", content: "timeout = 90\napproval_timeout = 120\nmax_output = 4096\n",
 			want: Config{Timeout: 90 * time.Second, MaxOutput: 4096, ApprovalTimeout: 120 * time.Second, HardBlocks: true}},
+		{name: "seconds as a string, as --timeout 90 takes them", content: "timeout = \"90\"\napproval_timeout = \" 30 \"\n",
+			want: Config{Timeout: 90 * time.Second, ApprovalTimeout: 30 * time.Second, HardBlocks: true}},
 		{name: "binary units", content: `max_output = "512KiB"`, want: Config{MaxOutput: 512 << 10, ApprovalTimeout: time.Minute, HardBlocks: true}},
 		{name: "unit case and blank", content: `max_output = "2 mib"`, want: Config{MaxOutput: 2 << 20, ApprovalTimeout: time.Minute, HardBlocks: true}},
 		{name: "gigabyte", content: `max_output = "1GB"`, want: Config{MaxOutput: 1e9, ApprovalTimeout: time.Minute, HardBlocks: true}},
@@ -149,5 +151,30 @@ func TestLoadConfigErrors(t *testing.T) {
 				t.Errorf("config.toml changed: %q", got)
 			}
 		})
+	}
+}
+
+// TestParseDuration: config.toml and --timeout read durations with this
+// one function.
+func TestParseDuration(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"90", 90 * time.Second, true},
+		{" 5m ", 5 * time.Minute, true},
+		{"1h30m", 90 * time.Minute, true},
+		{"0", 0, true},
+		{"-1", 0, false},
+		{"-1s", -time.Second, true},
+		{"1.5", 0, false},
+		{"soon", 0, false},
+		{"", 0, false},
+	} {
+		got, err := ParseDuration(c.in)
+		if (err == nil) != c.ok || (c.ok && got != c.want) {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v, ok %v", c.in, got, err, c.want, c.ok)
+		}
 	}
 }

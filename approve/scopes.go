@@ -165,6 +165,8 @@ func stricter(key string, cur, next Config) bool {
 		return next.Sandbox == "required"
 	case "compose":
 		return next.Compose != nil && !*next.Compose
+	case "network":
+		return next.Network == "proxy"
 	}
 	return false
 }
@@ -176,7 +178,7 @@ func cmpDefault(v, def int64) int64 {
 	return v
 }
 
-// copyKey sets key of dst to src's value (secrets and dirs: added).
+// copyKey sets key of dst to src's value (secrets, hosts and dirs: added).
 func copyKey(dst *Config, key string, src Config) {
 	switch key {
 	case "timeout":
@@ -207,6 +209,14 @@ func copyKey(dst *Config, key string, src Config) {
 		dst.Sandbox = src.Sandbox
 	case "compose":
 		dst.Compose = src.Compose
+	case "hosts":
+		for _, h := range src.Hosts {
+			if !slices.Contains(dst.Hosts, h) {
+				dst.Hosts = append(dst.Hosts, h)
+			}
+		}
+	case "network":
+		dst.Network = src.Network
 	case "dirs":
 		for _, d := range src.Dirs {
 			if !slices.Contains(dst.Dirs, d) {
@@ -220,7 +230,7 @@ func copyKey(dst *Config, key string, src Config) {
 
 // ConfigKeys are config.toml's keys, in the order clada config shows them.
 var ConfigKeys = []string{"timeout", "max_output", "approval_timeout", "untrusted", "hard_blocks", "sandbox", "compose",
-	"secrets", "dirs", "report_budget", "background_after", "job_timeout", "job_max_output", "trust_all"}
+	"secrets", "dirs", "network", "hosts", "report_budget", "background_after", "job_timeout", "job_max_output", "trust_all"}
 
 // ShowValue writes c's value of key as clada config shows it: the
 // effective value, defaults filled in.
@@ -264,6 +274,17 @@ func (c Config) ShowValue(key string) string {
 			q[i] = strconv.Quote(s)
 		}
 		return "[" + strings.Join(q, ", ") + "] (besides the built-in ones)"
+	case "network":
+		if c.Network == "" {
+			return `"proxy"`
+		}
+		return strconv.Quote(c.Network)
+	case "hosts":
+		q := make([]string, len(c.Hosts))
+		for i, h := range c.Hosts {
+			q[i] = strconv.Quote(h)
+		}
+		return "[" + strings.Join(q, ", ") + "]"
 	case "dirs":
 		q := make([]string, len(c.Dirs))
 		for i, d := range c.Dirs {

@@ -133,10 +133,22 @@ func (g *Gateway) RunComposite(ctx context.Context, c *Composite, cfg runner.Con
 				break
 			}
 		}
-		stages, files := g.stages(ctx, pl, parts, sb, &run.Confinement.Outcome)
-		res := s.Pipeline(stages)
+		stages, files, nets, err := g.stages(ctx, pl, parts, sb, &run.Confinement.Outcome)
+		var res []runner.StageResult
+		if err == nil {
+			res = s.Pipeline(stages)
+		}
 		for _, f := range files {
 			f.Close()
+		}
+		for _, ns := range nets {
+			run.Confinement.Refused = append(run.Confinement.Refused, ns.close()...)
+		}
+		if err != nil {
+			run.Stopped = pl.Text
+			s.Message(fmt.Sprintf("clada: not run: could not start the network proxy for `%s`: %v\n", pl.Text, err))
+			status = 126
+			break
 		}
 		for ci := range parts {
 			run.Parts[idx+ci].Status, run.Parts[idx+ci].Result = PartRan, res[ci]
@@ -192,14 +204,20 @@ func stillAllowed(planned, now *Part) bool {
 // redirections' files; a file that cannot be opened makes its command
 // fail with status 1, as in bash, and the rest of the pipeline runs.
 // The caller closes the files.
-func (g *Gateway) stages(ctx context.Context, pl *parser.Pipeline, parts []*Part, sb *sandbox.Sandbox, o *sandbox.Outcome) ([]runner.Stage, []*os.File) {
+func (g *Gateway) stages(ctx context.Context, pl *parser.Pipeline, parts []*Part, sb *sandbox.Sandbox, o *sandbox.Outcome) ([]runner.Stage, []*os.File, []*netSession, error) {
 	var files []*os.File
+	var nets []*netSession
 	stages := make([]runner.Stage, len(pl.Cmds))
 	for ci, cmd := range pl.Cmds {
 		p := parts[ci]
 		st := runner.Stage{Argv: p.Exec, Name: p.Argv[0], Dir: p.Dir, Env: commandEnv(os.Environ(), p.Env)}
 		if sb != nil {
-			st.Start = startConfined(ctx, p.Verdict, sb, o)
+			ns, err := startNetwork(p.Verdict, sb)
+			if err != nil {
+				return nil, files, nets, err
+			}
+			nets = append(nets, ns)
+			st.Start = startConfined(ctx, p.Verdict, sb, o, ns)
 		}
 		fds := [3]runner.Stream{{Kind: runner.StreamNull}, {Kind: runner.StreamStdout}, {Kind: runner.StreamStderr}}
 		if ci > 0 {
@@ -241,7 +259,7 @@ func (g *Gateway) stages(ctx context.Context, pl *parser.Pipeline, parts []*Part
 		st.Stdin, st.Stdout, st.Stderr = fds[0], fds[1], fds[2]
 		stages[ci] = st
 	}
-	return stages, files
+	return stages, files, nets, nil
 }
 
 // openRedir opens a redirection's file as bash does, without following

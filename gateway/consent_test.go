@@ -157,7 +157,7 @@ func TestExecuteAlwaysPrefix(t *testing.T) {
 	p := plan(t, g, "<---RUN--->\ntrue run x\n<---END--->\n")
 	asker := &fakeAsker{answers: []approve.Answer{approve.AlwaysPrefix}}
 	g.Execute(context.Background(), p, ExecOptions{Asker: asker}, nil)
-	if p.Results[0].Status != StatusRan || p.Results[0].ApprovedBy != "always" {
+	if p.Results[0].Status != StatusRan || p.Results[0].ApprovedBy != "prefix" {
 		t.Fatalf("result %+v", p.Results[0])
 	}
 	if q := asker.asked[0]; q.Prefix != "true run *" {

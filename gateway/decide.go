@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/clada/clada/approve"
@@ -87,6 +88,13 @@ type Options struct {
 	// on unless it is false); ComposeRunBlocks lets [Gateway.Plan] decide
 	// RUN blocks that are compositions (compose = true).
 	Compose, ComposeRunBlocks bool
+	// Hosts are the host patterns every command that runs code the
+	// person chose (asked and approved, or allowed by a pattern) or
+	// whose spec grants the network may reach through clada's proxy
+	// (config hosts = [...]); OpenNetwork gives a command whose spec
+	// grants the network the whole network instead (network = "open").
+	Hosts       []string
+	OpenNetwork bool
 	// Dirs are the directories outside the root the person granted
 	// (dirs in config.toml, resolved): paths in them count as inside the
 	// root for reading, and for writing when the grant says so.
@@ -220,11 +228,16 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 		if !g.isDir(d) {
 			return Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: attr,
 				Reason: fmt.Sprintf("the dir attribute %q is not a directory inside the project", attr),
-				Advice: "create the directory first, or fix the dir attribute (it is relative to the project root)"}
+				Advice: "create the directory first, or fix the dir attribute (" + g.dirRelativeTo() + ")"}
 		}
 		absDir = d
 	}
-	return g.untrusted(g.decide(argv, absDir, 0))
+	v := g.untrusted(g.decide(argv, absDir, 0))
+	if v.Decision != Deny {
+		v.Grants.Hosts = append(slices.Clip(v.Grants.Hosts), g.opts.Hosts...)
+		v.Grants.OpenNetwork = v.Grants.OpenNetwork || g.opts.OpenNetwork
+	}
+	return v
 }
 
 func (g *Gateway) isDir(d string) bool {
@@ -312,7 +325,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 			}
 			v := g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
 				Exec: sv.Exec, Env: env, Dir: absDir, Missing: sv.Missing,
-				Grants: specGrants(sv), Repository: sv.Repository}, argv, sv.Destroys)
+				Grants: specGrants(argv, sv), Repository: sv.Repository}, argv, sv.Destroys)
 			return g.outsideChecked(argv[0], g.secret(v, sv.Paths), reads, append(sv.Paths, reads...))
 		case specs.Deny:
 			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
@@ -337,9 +350,19 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 				v.Inner = sv.Inner
 				v.Reason = v.Why + ", so the person must approve it"
 			}
-			v.Grants, v.Repository = specGrants(sv), sv.Repository
-			return g.outsideChecked(argv[0], g.restorable(v, argv, sv.Destroys), reads, append(sv.Paths, reads...))
+			v.Grants, v.Repository = specGrants(argv, sv), sv.Repository
+			if len(reads) > 0 {
+				// A program that runs code (a build tool, a linter
+				// with plugins) may run what a file outside holds:
+				// its config, plugin or project there stays refused.
+				return g.runsCodeOutside(argv, absDir, v, reads[0])
+			}
+			return g.outsideChecked(argv[0], g.restorable(v, argv, sv.Destroys), nil, sv.Paths)
 		}
+	}
+	// A lone --version or --help of a program PATH finds (version.go).
+	if v, ok := g.versionQuery(argv, absDir, program); ok {
+		return v
 	}
 	// Everything else is asked.
 	v := g.runnable(argv, absDir, program)
@@ -354,9 +377,18 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 	return v
 }
 
-// specGrants are the sandbox grants of a spec's verdict.
-func specGrants(sv specs.Verdict) specs.Grants {
-	return specs.Grants{Network: sv.Network, Caches: sv.Caches, CacheQuery: sv.CacheQuery}
+// specGrants are the sandbox grants of a spec's verdict for argv: with
+// the network, the registries of its program (npm: registry.npmjs.org).
+func specGrants(argv []string, sv specs.Verdict) specs.Grants {
+	gr := specs.Grants{Network: sv.Network, Caches: sv.Caches, CacheQuery: sv.CacheQuery}
+	if gr.Network {
+		prog := specs.ProgName(argv[0])
+		gr.Hosts = specs.RegistryHosts(prog)
+		// git's remotes may be ssh, which no HTTP proxy carries; a
+		// person approves every git command that has the network.
+		gr.OpenNetwork = prog == "git"
+	}
+	return gr
 }
 
 // withGrants gives a command whose spec grants no cache the built-in
@@ -373,6 +405,16 @@ func withGrants(argv []string, v Verdict) Verdict {
 		v.Grants.Caches, v.Grants.CacheQuery = gr.Caches, gr.CacheQuery
 	}
 	return v
+}
+
+// dirRelativeTo says what a dir attribute is relative to, for advice:
+// the directory clada was started in, which is the root or, with a
+// [Options.Base], a directory below it.
+func (g *Gateway) dirRelativeTo() string {
+	if g.opts.Base == "" {
+		return "it is relative to the project root, where clada runs"
+	}
+	return "it is relative to " + g.opts.Base + "/, the directory clada runs in, and confined to the project root"
 }
 
 // inBase is dir (a dir attribute) relative to the root: joined onto the

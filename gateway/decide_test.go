@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/clada/clada/approve"
@@ -246,6 +247,36 @@ func TestDecideOutsideProgram(t *testing.T) {
 		}
 		if tt.want == Allow && (len(v.Exec) == 0 || v.Exec[0] != tt.argv[0]) {
 			t.Errorf("Decide(%q).Exec = %q, want it to run %s", tt.argv, v.Exec, tt.argv[0])
+		}
+	}
+}
+
+// TestDirNotFoundAdvice: the advice says what dir= is relative to as the
+// gateway reads it: the directory clada runs in (Base), not always the
+// root.
+func TestDirNotFoundAdvice(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "sub", "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		base, dir string
+		decision  Decision
+		advice    string
+	}{
+		{"", "nope", Deny, "relative to the project root"},
+		{"sub", "nope", Deny, "relative to sub/, the directory clada runs in"},
+		{"sub", "in", Allow, ""},                         // sub/in: relative to the base
+		{"", "in", Deny, "relative to the project root"}, // no in/ at the root
+	} {
+		g, err := New(Options{Root: root, Base: c.base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := g.Decide([]string{"ls"}, c.dir)
+		if v.Decision != c.decision || (c.decision == Deny && (v.Rule != RuleDirNotFound || !strings.Contains(v.Advice, c.advice))) {
+			t.Errorf("base %q dir %q: %s %s %q, want %s with advice containing %q", c.base, c.dir, v.Decision, v.Rule, v.Advice, c.decision, c.advice)
 		}
 	}
 }

@@ -103,10 +103,29 @@ func (g *Gateway) forbiddenRead(p specs.Path, secrets bool) string {
 			}
 		}
 	}
+	for _, s := range systemSecrets {
+		if ok, _ := filepath.Match(s, p.Resolved); ok || within(s, p.Resolved) {
+			return fmt.Sprintf("%s holds the system's secrets (%s), which no command clada runs may read", p.Arg, s)
+		}
+	}
 	if pattern, ok := g.matchSecret(p); ok && secrets {
 		return fmt.Sprintf("%s is outside the project and usually holds secrets (it matches %q)", p.Arg, pattern)
 	}
 	return ""
+}
+
+// systemSecrets are files and directories outside every home directory
+// that hold the machine's secrets (password hashes, host keys, TLS private
+// keys, sudo rules, a process's environment), in filepath.Match syntax:
+// a command clada runs could read them, and no person's yes makes them a
+// model's to read.
+var systemSecrets = []string{
+	"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd", "/etc/spwd.db",
+	"/etc/sudoers", "/etc/sudoers.d", "/etc/ssh/ssh_host_*_key", "/etc/ssl/private",
+	"/root/.ssh", "/root/.aws", "/root/.gnupg", "/root/.netrc", "/root/.docker/config.json",
+	"/var/lib/sss", "/etc/krb5.keytab",
+	// A process's environment and memory: the tokens the person exported.
+	"/proc/*/environ", "/proc/*/mem", "/proc/*/task/*/environ", "/proc/*/task/*/mem", "/proc/kcore",
 }
 
 // within reports whether p is dir or below it.
@@ -116,4 +135,15 @@ func within(dir, p string) bool {
 	}
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// runsCodeOutside refuses a command its spec asks about (it runs code: a
+// build tool, a linter that loads plugins and configuration) that names
+// p, a path outside the project: a configuration, plugin or project
+// there is code the person has not seen, whatever the question would
+// say. Reads outside are asked only of commands the rules would allow.
+func (g *Gateway) runsCodeOutside(argv []string, absDir string, v Verdict, p specs.Path) Verdict {
+	return Verdict{Decision: Deny, Rule: string(specs.RulePathOutsideRoot), Word: p.Arg, Dir: absDir,
+		Reason: fmt.Sprintf("%s is outside the project, and `%s` runs code (%s): what it loads from there is code nobody checked", p.Arg, argv[0], v.Reason),
+		Advice: "keep the configuration, plugins and projects the command uses inside the project"}
 }

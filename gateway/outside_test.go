@@ -27,7 +27,7 @@ func TestDecideOutside(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{filepath.Join(root, "a.txt"), filepath.Join(ro, "r.go"), filepath.Join(rw, "w.txt"),
+	for _, f := range []string{filepath.Join(root, "a.txt"), filepath.Join(root, ".env"), filepath.Join(ro, "r.go"), filepath.Join(rw, "w.txt"),
 		filepath.Join(other, "o.txt"), filepath.Join(other, ".env"), filepath.Join(home, ".ssh", "id_ed25519"), filepath.Join(home, "notes", "n.txt")} {
 		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
 			t.Fatal(err)
@@ -62,9 +62,14 @@ func TestDecideOutside(t *testing.T) {
 		{"secret outside", bare, "cat ../other/.env", Deny, string(specs.RulePathOutsideRoot), "../other/.env"},
 		{"credential store", bare, "cat " + home + "/.ssh/id_ed25519", Deny, string(specs.RulePathOutsideRoot), home + "/.ssh/id_ed25519"},
 		{"credential store directory", bare, "ls " + home + "/.ssh", Deny, string(specs.RulePathOutsideRoot), home + "/.ssh"},
+		{"the system's password hashes", bare, "cat /etc/shadow", Deny, string(specs.RulePathOutsideRoot), "/etc/shadow"},
+		{"the environment of a process", bare, "cat /proc/self/environ", Deny, string(specs.RulePathOutsideRoot), "/proc/self/environ"},
+		{"a host key", bare, "head /etc/ssh/ssh_host_ed25519_key", Deny, string(specs.RulePathOutsideRoot), "/etc/ssh/ssh_host_ed25519_key"},
 		{"tar works in -C: never a read", bare, "tar -xf a.tar -C ../other", Deny, string(specs.RulePathOutsideRoot), ""},
 		{"make works in -C: never a read", bare, "make -C ../other", Deny, string(specs.RulePathOutsideRoot), ""},
-		{"an ask says its reads too", bare, "make -f ../other/o.txt", Ask, "spec-ask", ""},
+		{"a program that runs code never loads it from outside", bare, "make -f ../other/o.txt", Deny, string(specs.RulePathOutsideRoot), "../other/o.txt"},
+		{"find -exec over a directory outside", bare, "find ../other -name o.txt -exec cat {} \\;", Deny, string(specs.RulePathOutsideRoot), "../other"},
+		{"an ask for a secret says its reads outside too", bare, "cat .env ../other/o.txt", Ask, RuleSecret, ".env"},
 		{"read granted", g, "cat ../ro/r.go", Allow, "spec", ""},
 		{"write read-only grant", g, "touch ../ro/new", Deny, string(specs.RulePathOutsideRoot), "../ro/new"},
 		{"write read-write grant", g, "touch ../rw/new", Allow, "spec", ""},
@@ -89,7 +94,7 @@ func TestDecideOutside(t *testing.T) {
 		if v.Rule == RuleReadOutside && (!strings.Contains(v.Why, "outside the project") || len(v.Outside) == 0) {
 			t.Errorf("%s: the question does not name the read outside: %q", tt.name, v.Why)
 		}
-		if tt.name == "an ask says its reads too" && !strings.Contains(v.Why, "it also reads ../other/o.txt") {
+		if tt.name == "an ask for a secret says its reads outside too" && !strings.Contains(v.Why, "it also reads ../other/o.txt") {
 			t.Errorf("%s: %q does not say the read outside", tt.name, v.Why)
 		}
 	}

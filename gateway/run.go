@@ -50,7 +50,7 @@ type Result struct {
 	Verdict
 
 	Status      Status
-	ApprovedBy  string         // allow rule, "yes", "always", "trust-all"
+	ApprovedBy  string         // allow rule, or the person's answer "yes", "always" or "prefix" (always for the pattern ending in *), or "trust-all"
 	NotApproved string         // approve's reason: "answered no", "timed out", "no terminal" …
 	Skip        string         // why it was skipped
 	Wrote       string         // file written by always/never
@@ -246,6 +246,12 @@ type ExecOptions struct {
 	// and keeps their ends for the report; nil saves nothing and keeps
 	// output.DefaultBudget.Bytes at each end of each stream in memory.
 	Output *output.Store
+	// Live, when set, also gets each command's stdout and stderr as they
+	// come (clada run's progress on a terminal); its errors are ignored
+	// and change nothing of what is saved or reported. Started, when
+	// set, is called as a command is about to start.
+	Live    io.Writer
+	Started func(*Result)
 }
 
 // Execute runs a valid plan in document order, calling emit for each
@@ -353,6 +359,12 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 	}
 	cfg := x.Runner
 	cfg.Stdout, cfg.Stderr = stdout, stderr
+	if x.Live != nil {
+		cfg.Stdout, cfg.Stderr = liveWriter{stdout, x.Live}, liveWriter{stderr, x.Live}
+	}
+	if x.Started != nil {
+		x.Started(r)
+	}
 	var res runner.Result
 	if r.Composite != nil {
 		cr := g.RunComposite(ctx, r.Composite, cfg, x.Sandbox)
@@ -367,6 +379,18 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 	_ = stderr.Close()
 	r.Status, r.Run = StatusRan, &res
 	r.Stdout, r.Stderr = stdout, stderr
+}
+
+// liveWriter writes to w and, ignoring its errors, to live.
+type liveWriter struct {
+	w    io.Writer
+	live io.Writer
+}
+
+func (t liveWriter) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	_, _ = t.live.Write(p)
+	return n, err
 }
 
 // commandEnv is the environment a command runs with: clada's own, less
@@ -424,7 +448,7 @@ func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 		// prefix remember the parts that needed approval, never blocks
 		// them.
 		list := approve.ListAllowed
-		r.ApprovedBy = "always"
+		r.ApprovedBy = ans.String()
 		if ans == approve.Never {
 			list, r.ApprovedBy, r.NotApproved = approve.ListBlocked, "", "answered never"
 		}
@@ -446,7 +470,7 @@ func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 		g.remember(r, approve.ListAllowed, pattern, x.Diag)
 		return true
 	case approve.AlwaysPrefix:
-		r.ApprovedBy = "always"
+		r.ApprovedBy = "prefix"
 		if q.Prefix != "" {
 			pattern = q.Prefix
 		}

@@ -29,6 +29,9 @@ type Confinement struct {
 	// Hint says that the confinement may be why the command failed, and
 	// the way out, which is a person's; "" when it does not apply.
 	Hint string
+	// Refused are the destinations ("host:port") clada's proxy refused
+	// the command, in the order first asked for.
+	Refused []string
 }
 
 // hintTail is how much of the end of each stream RunVerdict keeps to see
@@ -55,7 +58,12 @@ func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.S
 		return runner.Result{Status: runner.StatusStartFailed, ExitCode: -1, Err: err}, Confinement{}
 	}
 	var conf Confinement
-	cfg.Start = startConfined(ctx, v, sb, &conf.Outcome)
+	ns, err := startNetwork(v, sb)
+	if err != nil {
+		return runner.Result{Status: runner.StatusStartFailed, ExitCode: -1, Err: err}, Confinement{}
+	}
+	defer ns.close() // on a panic; close again is harmless
+	cfg.Start = startConfined(ctx, v, sb, &conf.Outcome, ns)
 	// Every TMPDIR in one directory, which the sandbox grants once.
 	if root := sb.TempRoot(); root != "" {
 		cfg.TempRoot = root
@@ -74,17 +82,19 @@ func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.S
 		conf.Changes = snap.Check()
 	}
 	conf.Hint = sandbox.Hint(conf.Outcome, res.Status == runner.StatusExited && res.ExitCode != 0, outTail.bytes(), errTail.bytes())
+	conf.Refused = ns.close()
 	return res, conf
 }
 
 // startConfined is the runner's Start for v's command: started by sb
 // with what v grants, its outcome stored in *o.
-func startConfined(ctx context.Context, v Verdict, sb *sandbox.Sandbox, o *sandbox.Outcome) func(*exec.Cmd, string) error {
-	grants := sandbox.Command{Network: v.Grants.Network, Repository: v.Repository,
-		Caches: cacheDirs(ctx, v, sb)}
+func startConfined(ctx context.Context, v Verdict, sb *sandbox.Sandbox, o *sandbox.Outcome, ns *netSession) func(*exec.Cmd, string) error {
+	grants := sandbox.Command{Repository: v.Repository, Caches: cacheDirs(ctx, v, sb)}
+	ns.apply(&grants)
 	return func(cmd *exec.Cmd, tmp string) error {
 		c := grants
 		c.TmpDir = tmp
+		ns.env(cmd)
 		out, err := sb.Start(cmd, c)
 		*o = out
 		return err
@@ -98,7 +108,20 @@ func SandboxPhrase(sb *sandbox.Sandbox, v Verdict) string {
 	if sb == nil {
 		return ""
 	}
-	return sb.Phrase(sandbox.Command{Network: v.Grants.Network, Repository: v.Repository})
+	c := sandbox.Command{Network: v.Grants.Network, Repository: v.Repository}
+	sup := sb.Support()
+	if sb.Mode() != sandbox.ModeOff && sup.FiltersNetwork() && !(v.Grants.Network && v.Grants.OpenNetwork) {
+		// An asked command, once approved, reaches its hosts through
+		// clada's proxy (startNetwork).
+		c.Network = false
+		if hosts := v.Grants.Hosts; len(hosts) > 0 {
+			if len(hosts) > 3 {
+				hosts = append(hosts[:3:3], "…")
+			}
+			return "sandboxed, network only to " + strings.Join(hosts, ", ")
+		}
+	}
+	return sb.Phrase(c)
 }
 
 // cacheDirs are the cache directories v's grants name, absolute:

@@ -47,7 +47,7 @@ func (g *Gateway) secret(v Verdict, paths []specs.Path) Verdict {
 			v.Why = fmt.Sprintf("`%s` leads to %s, a file that usually holds secrets (it matches %q)", p.Arg, rel, pattern)
 		}
 		v.Reason = v.Why + ", so the person must approve reading it"
-		v.Advice = "leave secrets alone unless the task needs them; the person is asked (the list is DefaultSecrets plus secrets = [...] in .clada/config.toml)"
+		v.Advice = "leave secrets alone unless the task needs them; the person is asked (the list is clada's built-in one in docs/rules.md, such as .env, *.pem and id_rsa, plus secrets = [...] in .clada/config.toml)"
 		return v
 	}
 	return v

@@ -2,6 +2,8 @@ package guide
 
 import (
 	"fmt"
+	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 
@@ -23,6 +25,77 @@ type Input struct {
 	Timeout   time.Duration      // per command; 0 means runner.DefaultTimeout
 	MaxOutput int64              // bytes; 0 means runner.DefaultMaxOutput
 	Base      string             // where dir and paths are relative to, slash-separated; "" for the project root
+	// Installed reports whether a program is installed here; the lists
+	// of programs and runners leave out the ones that are not (a model
+	// cannot use them here anyway). nil counts every program.
+	Installed func(name string) bool
+	// OS is the system decisions are made for ("" is this one): rules
+	// that only apply elsewhere (backslash on Windows,
+	// option-after-operand on macOS and the BSDs) are left out.
+	OS string
+	// Compose is compose = true: RUN blocks may be compositions, so the
+	// shell rules are listed one by one with what they still refuse;
+	// without it they are one line, since a RUN block takes no shell
+	// syntax at all.
+	Compose bool
+}
+
+// installedHere reports whether PATH finds a program, each name looked
+// up once.
+func installedHere() func(string) bool {
+	seen := map[string]bool{}
+	return func(name string) bool {
+		ok, done := seen[name]
+		if !done {
+			_, err := exec.LookPath(name)
+			ok = err == nil
+			seen[name] = ok
+		}
+		return ok
+	}
+}
+
+// installedOnly keeps the entries of list ("go (doc, env …)", "cargo
+// build", "python -m pytest") whose program is installed.
+func installedOnly(list []string, installed func(string) bool) []string {
+	if installed == nil {
+		return list
+	}
+	var out []string
+	for _, e := range list {
+		name, _, _ := strings.Cut(e, " ")
+		if installed(name) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// shellRules are the parser's rules that, without compose, all say the
+// same: a RUN block is one command without shell syntax.
+var shellRules = map[string]bool{"shell-syntax": true, "cd": true, "redirect": true, "expansion": true,
+	"substitution": true, "glob": true, "assignment": true, "builtin": true}
+
+// Applies reports whether the refusal rule code can be met with in, so
+// that the instructions list it: rules of another system, and those of
+// compositions when RUN blocks take none, are left out; without compose
+// the shell rules are one line of their own.
+func Applies(in Input, code string) bool {
+	sys := in.OS
+	if sys == "" {
+		sys = runtime.GOOS
+	}
+	switch {
+	case code == gateway.RuleError:
+		return false
+	case code == "backslash":
+		return sys == "windows"
+	case code == "option-after-operand":
+		return sys == "darwin" || sys == "freebsd"
+	case code == "redirect-target" || shellRules[code]:
+		return in.Compose
+	}
+	return true
 }
 
 // maxAllowed is how many allowed patterns the text lists before it says
@@ -41,7 +114,10 @@ func FromProject(p *project.Project, untrusted bool) Input {
 		Timeout:   p.Config.Timeout,
 		MaxOutput: p.Config.MaxOutput,
 		Base:      p.Base,
+		OS:        p.OS(),
+		Compose:   p.Config.ComposeRunBlocks(),
 	}
+	in.Installed = installedHere()
 	allowed, _ := p.Commands.Lists()
 	for _, a := range allowed {
 		in.Allowed = append(in.Allowed, a.Text)
@@ -91,10 +167,15 @@ func Text(in Input) string {
 	line("  instead. Follow that advice; never resend a refused command unchanged.")
 	line("")
 	line("Refused: nothing runs and nobody can approve it. What to write instead:")
+	if !in.Compose {
+		line("- %s: no shell: pipes, && || ;, redirections, $VAR, $(…), backticks, globs, ~, {a,b}, NAME=value", ShellLine)
+		line("  before a command, builtins (cd, export, source …), subshells, loops. Instead: one command per block")
+		line("  with literal paths, dir= for where it runs, a TASKS group for steps that depend on each other.")
+	}
 	var asked []string
 	for _, r := range rules {
 		switch {
-		case r.Decision == "deny" && r.Code != gateway.RuleError:
+		case r.Decision == "deny" && Applies(in, r.Code):
 			line("- %s: %s. Instead: %s.", r.Code, r.Trigger, r.Advice)
 		case strings.Contains(r.Decision, "ask"):
 			asked = append(asked, r.Code)
@@ -104,16 +185,17 @@ func Text(in Input) string {
 	if in.Untrusted {
 		line("Untrusted mode is on: a person approves every command, even those below.")
 	}
-	if len(in.Programs) > 0 {
+	programs, runners := installedOnly(in.Programs, in.Installed), installedOnly(in.Runners, in.Installed)
+	if len(programs) > 0 {
 		line("Run without asking when every flag and path fits their spec (`clada specs NAME`):")
-		line("  %s.", strings.Join(in.Programs, ", "))
+		line("  %s.", strings.Join(programs, ", "))
 	}
 	if len(in.Git) > 0 {
 		line("  git, read-only: %s.", strings.Join(in.Git, ", "))
 	}
-	if len(in.Runners) > 0 {
+	if len(runners) > 0 {
 		line("Project runners run the project's code, so they are asked until the person consents; their flags")
-		line("and paths are still checked: %s.", strings.Join(in.Runners, ", "))
+		line("and paths are still checked: %s.", strings.Join(runners, ", "))
 	}
 	if len(in.Allowed) > 0 {
 		shown := in.Allowed
@@ -133,6 +215,10 @@ func Text(in Input) string {
 	line("it: do not work around it; tell the person what the command needs.")
 	return b.String()
 }
+
+// ShellLine names the shell rules in the one line that stands for them
+// without compose.
+const ShellLine = "shell-syntax, redirect, expansion, substitution, glob, assignment, builtin, cd"
 
 func quoteAll(ps []string) string {
 	q := make([]string, len(ps))

@@ -50,9 +50,14 @@ func TestTextRules(t *testing.T) {
 			if strings.Contains(text, "- error:") {
 				t.Errorf("the instructions list the internal rule error")
 			}
+		case r.Decision == "deny" && shellRules[r.Code]:
+			if !strings.Contains(text, "- "+ShellLine+": no shell") || strings.Contains(text, "- "+r.Code+": ") {
+				t.Errorf("without compose, %s is not in the one line of shell rules", r.Code)
+			}
 		case r.Decision == "deny":
-			if want := fmt.Sprintf("- %s: %s. Instead: %s.\n", r.Code, r.Trigger, r.Advice); !strings.Contains(text, want) {
-				t.Errorf("the instructions lack the refusal %q", want)
+			want := fmt.Sprintf("- %s: %s. Instead: %s.\n", r.Code, r.Trigger, r.Advice)
+			if Applies(defaults(t), r.Code) != strings.Contains(text, want) {
+				t.Errorf("refusal %s: listed %v, applies here %v", r.Code, strings.Contains(text, want), Applies(defaults(t), r.Code))
 			}
 		case strings.Contains(r.Decision, "ask"):
 			if !strings.Contains(needs, r.Code) {
@@ -133,5 +138,59 @@ func TestTextSandbox(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the instructions do not say %q", want)
 		}
+	}
+}
+
+// TestTextAppliesHere: rules of another system and of compositions are
+// left out where they cannot apply, and listed where they can.
+func TestTextAppliesHere(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		os      string
+		compose bool
+		in, out []string
+	}{
+		{"linux", false, []string{"- " + ShellLine + ": no shell", "- hard-block:", "- unknown-flag:"},
+			[]string{"- backslash:", "- option-after-operand:", "- redirect-target:", "- cd:", "- glob:"}},
+		{"windows", false, []string{"- backslash:"}, []string{"- option-after-operand:"}},
+		{"darwin", true, []string{"- option-after-operand:", "- redirect-target:", "- cd:", "- glob:", "- shell-syntax:"},
+			[]string{"- backslash:", ShellLine}},
+	} {
+		in := defaults(t)
+		in.OS, in.Compose = c.os, c.compose
+		text := Text(in)
+		for _, w := range c.in {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s compose=%v: lacks %q", c.os, c.compose, w)
+			}
+		}
+		for _, w := range c.out {
+			if strings.Contains(text, w) {
+				t.Errorf("%s compose=%v: has %q", c.os, c.compose, w)
+			}
+		}
+	}
+}
+
+// TestTextInstalledOnly: programs and runners that are not installed
+// here are left out of the lists.
+func TestTextInstalledOnly(t *testing.T) {
+	t.Parallel()
+	in := Input{Programs: []string{"cat", "go (doc, env)", "rg"}, Runners: []string{"cargo build", "go test", "python3 -m pytest"}}
+	in.Installed = func(name string) bool { return name == "cat" || name == "go" || name == "python3" }
+	text := Text(in)
+	for _, want := range []string{"  cat, go (doc, env).", "checked: go test, python3 -m pytest."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+	for _, notWant := range []string{", rg", "cargo"} {
+		if strings.Contains(text, notWant) {
+			t.Errorf("lists %q, which is not installed:\n%s", notWant, text)
+		}
+	}
+	in.Installed = func(string) bool { return false }
+	if text := Text(in); strings.Contains(text, "Run without asking") || strings.Contains(text, "Project runners") {
+		t.Errorf("empty lists are still introduced:\n%s", text)
 	}
 }

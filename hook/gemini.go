@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
+
+	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/parser"
 )
 
 // Gemini answers Gemini CLI's BeforeTool command hook: the JSON payload
@@ -28,7 +32,12 @@ import (
 //     "systemMessage": "…", "hookSpecificOutput": {"hookEventName":
 //     "BeforeTool", "tool_input": {…}}}. deny blocks the call and shows
 //     the model "Tool execution blocked: REASON"; ask makes Gemini CLI
-//     ask the person, showing systemMessage; allow leaves the decision to
+//     ask the person, showing systemMessage, and in headless mode (-p, no
+//     terminal, CI) waits for an answer that never comes, so clada denies
+//     there instead ([geminiHeadless]); a systemMessage is shown to the
+//     person on every decision (clada sends one on deny and ask); an exit
+//     other than 0 and 2 is a warning and the call proceeds, so a failed
+//     answer exits 2; allow leaves the decision to
 //     Gemini CLI's own policy (it may still ask). hookSpecificOutput's
 //     tool_input is merged into the call's parameters, on allow and ask;
 //     clada sends it on allow only.
@@ -84,15 +93,46 @@ func Gemini(in io.Reader, out, stderr io.Writer, env Env) int {
 		}
 	}
 	a := Decide(Request{Command: command, Dir: dir, Root: env.getenv("GEMINI_PROJECT_DIR"), Agent: "gemini"})
+	if a.Decision == gateway.Ask && geminiHeadless(env) {
+		a.Decision, a.Reason = gateway.Deny, headlessReason(a.Result, command)
+	}
 	o := geminiOutput{Decision: string(a.Decision), Reason: a.Reason}
-	if a.Decision == "ask" {
+	if a.Decision != gateway.Allow {
+		// Gemini CLI shows a hook's systemMessage to the person: the
+		// reason of an ask above its dialog, a denial in the
+		// conversation (the model reads the reason).
 		o.SystemMessage = a.Reason
 	}
 	if line := a.Rewrite(env.Self); line != "" {
 		o.Specific = &geminiSpecific{Event: "BeforeTool", ToolInput: withCommand(p.ToolInput, line)}
 		o.Reason += "; it runs through clada exec"
 	}
-	return writeJSON(out, stderr, o)
+	if writeJSON(out, stderr, o) != 0 {
+		// Gemini CLI reads a hook's exit 1 as a warning and runs the
+		// command; exit 2 blocks it (with stderr as the reason).
+		return 2
+	}
+	return 0
+}
+
+// headlessReason is the denial of a command clada would ask about, when
+// Gemini CLI runs headless (-p, no terminal, CI): it has no person to ask
+// and would end the whole run without a word. The model reads why, and
+// how the person can allow the command for the next run.
+func headlessReason(r *gateway.Result, command string) string {
+	s := "clada denied this command"
+	if r != nil {
+		s += fmt.Sprintf(" (rule %s)", r.Rule)
+		if r.Word != "" {
+			s += fmt.Sprintf(" `%s`", r.Word)
+		}
+		s += ": " + strings.TrimSuffix(why(r), ".") + ", so it needs the person's approval,"
+	} else {
+		s += ": it needs the person's approval,"
+	}
+	return s + " and Gemini CLI runs headless here (-p, no terminal, or CI), with nobody to ask. Do instead: " +
+		"use a command clada's specs allow (see `clada specs`), or tell the person to approve this one before the next run with " +
+		"`clada allow " + parser.QuoteWord(command) + "` in the project, or to run Gemini CLI interactively so that it asks them"
 }
 
 type geminiOutput struct {

@@ -43,7 +43,8 @@ func goldenProject(t *testing.T) string {
 }
 
 // TestGolden runs each agent's hook on the payloads in testdata/AGENT/*.txtar:
-// the sections env (NAME=VALUE lines) and stdin are the input, with $ROOT
+// the sections env (NAME=VALUE lines), agent (the agent process: args=…
+// and tty=stdin,stdout) and stdin are the input, with $ROOT
 // standing for the project ($PARENT for the directory above it); stdout, stderr and exit are the expected
 // answer (go test ./hook -update rewrites them; read the diff).
 func TestGolden(t *testing.T) {
@@ -95,7 +96,25 @@ func runGolden(t *testing.T, file string, answer func(io.Reader, io.Writer, io.W
 		t.Fatalf("%s has no stdin section", file)
 	}
 	var stdout, stderr bytes.Buffer
-	code := answer(strings.NewReader(stdin), &stdout, &stderr, Env{Self: fakeSelf, Getenv: func(k string) string { return vars[k] }})
+	env := Env{Self: fakeSelf, Getenv: func(k string) string { return vars[k] }}
+	if text, ok := section("agent"); ok {
+		// The agent process: args (split at spaces) and which of stdin
+		// and stdout are terminals.
+		var p AgentProcess
+		for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+			k, v, _ := strings.Cut(line, "=")
+			switch k {
+			case "args":
+				p.Args = strings.Fields(v)
+			case "tty":
+				p.StdinTTY, p.StdoutTTY = strings.Contains(v, "stdin"), strings.Contains(v, "stdout")
+			default:
+				t.Fatalf("%s: agent section: unknown line %q", file, line)
+			}
+		}
+		env.Agent = func() (AgentProcess, bool) { return p, true }
+	}
+	code := answer(strings.NewReader(stdin), &stdout, &stderr, env)
 	hide := func(s string) string {
 		s = strings.ReplaceAll(s, realRoot, "$ROOT")
 		s = strings.ReplaceAll(s, root, "$ROOT")

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/internal/decisionlog"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/specs"
@@ -25,6 +26,17 @@ type Env struct {
 	// Getenv reads the agent's environment (CLAUDE_PROJECT_DIR,
 	// GEMINI_PROJECT_DIR); nil reads nothing.
 	Getenv func(string) string
+	// Agent finds the agent process that runs the hook
+	// ([FindAgentProcess]); nil, or ok false, when it cannot be seen. It
+	// is called only when the answer depends on it (an asked command).
+	Agent func() (AgentProcess, bool)
+}
+
+func (e Env) agent() (AgentProcess, bool) {
+	if e.Agent == nil {
+		return AgentProcess{}, false
+	}
+	return e.Agent()
 }
 
 func (e Env) getenv(k string) string {
@@ -129,6 +141,16 @@ func Decide(req Request) Answer {
 		}
 	}
 	a.Result, a.Decision = r, r.Decision
+	// The decision log gets the hook's answer; a failure to write it
+	// changes no answer and is not the agent's to show.
+	defer func() {
+		e := p.LogEntry(decisionlog.EntryHook, req.Agent, r)
+		e.Decision = string(a.Decision)
+		if a.Decision != r.Decision {
+			e.Rule, e.Reason = gateway.RuleSelfExec, a.Reason
+		}
+		_ = p.Log(e)
+	}()
 	if r.Decision == gateway.Ask && runsExec(r.Argv) {
 		// The person would approve a clada exec, which then refuses
 		// what needs approval: refuse now and say how to be asked.
@@ -211,12 +233,7 @@ func (a Answer) Rewrite(self string) string {
 		return ""
 	}
 	var b strings.Builder
-	if portableWord(self) {
-		b.WriteString(portableQuote(self))
-	} else {
-		b.WriteString(ShellQuote([]string{self}))
-	}
-	b.WriteString(" exec")
+	b.WriteString(rewritePrefix(self))
 	opt := func(name, val string) {
 		if portableWord(val) {
 			b.WriteString(" --" + name + " " + portableQuote(val))

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -187,6 +188,61 @@ func TestPlainText(t *testing.T) {
 		got, ok := plainText(tt.text)
 		if ok != (tt.want != nil) || !slices.Equal(got, tt.want) {
 			t.Errorf("plainText(%q) = %q, %v; want %q", tt.text, got, ok, tt.want)
+		}
+	}
+}
+
+// failWriter fails every write, as a closed stdout does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
+
+// TestGeminiWriteFailureBlocks: a hook whose answer cannot be written
+// exits 2, which Gemini CLI reads as a block; exit 1 would let the command
+// run.
+func TestGeminiWriteFailureBlocks(t *testing.T) {
+	root := goldenProject(t)
+	payload := `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"},"cwd":` + strconv.Quote(root) + `}`
+	var stderr strings.Builder
+	code := Gemini(strings.NewReader(payload), failWriter{}, &stderr, Env{Self: fakeSelf, Getenv: func(k string) string {
+		if k == "GEMINI_PROJECT_DIR" {
+			return root
+		}
+		return ""
+	}})
+	if code != 2 || !strings.Contains(stderr.String(), "writing the hook answer") {
+		t.Fatalf("exit %d, stderr %q; want exit 2 and the error on stderr", code, stderr.String())
+	}
+}
+
+// TestGeminiHeadless covers what the golden cases do not: -p= and -i=
+// forms, arguments after --, and an agent process that cannot be seen.
+func TestGeminiHeadless(t *testing.T) {
+	tty := func(args ...string) func() (AgentProcess, bool) {
+		return func() (AgentProcess, bool) { return AgentProcess{Args: args, StdinTTY: true, StdoutTTY: true}, true }
+	}
+	for _, c := range []struct {
+		name  string
+		vars  map[string]string
+		agent func() (AgentProcess, bool)
+		want  bool
+	}{
+		{"unseen, no CI", nil, nil, false},
+		{"unseen, CI", map[string]string{"CI": "true"}, nil, true},
+		{"unseen, GITHUB_ACTIONS", map[string]string{"GITHUB_ACTIONS": "true"}, nil, true},
+		{"CI=1 is not Gemini's CI", map[string]string{"CI": "1"}, tty("gemini"), false},
+		{"CLADA_HEADLESS", map[string]string{"CLADA_HEADLESS": "1"}, tty("gemini", "-i", "x"), true},
+		{"terminal", nil, tty("gemini"), false},
+		{"-p=", nil, tty("gemini", "-p=hi"), true},
+		{"--prompt=", nil, tty("gemini", "--prompt=hi"), true},
+		{"-p after --", nil, tty("gemini", "--", "-p"), false},
+		{"-i= under CI", map[string]string{"CI": "true"}, tty("gemini", "-i=hi"), false},
+		{"--acp under CI", map[string]string{"CI": "true"}, tty("gemini", "--acp"), false},
+		{"no args at all", nil, tty(), false},
+	} {
+		env := Env{Getenv: func(k string) string { return c.vars[k] }, Agent: c.agent}
+		if got := geminiHeadless(env); got != c.want {
+			t.Errorf("%s: geminiHeadless = %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -30,11 +30,17 @@ import (
 // only; a credential store stays refused however it is reached, and a
 // file there that links elsewhere is judged where it leads.
 func ScratchDirs(agent string) []specs.GrantedDir {
+	return scratchDirs(agent, []string{os.Getenv("CLAUDE_CODE_TMPDIR"), os.TempDir(), "/tmp", "/private/tmp"})
+}
+
+// scratchDirs is ScratchDirs with the temporary directories Claude Code
+// may use given.
+func scratchDirs(agent string, tmpBases []string) []specs.GrantedDir {
 	var cands []string
 	switch agent {
 	case "claude-code":
 		name := "claude-" + strconv.Itoa(uid())
-		for _, base := range []string{os.Getenv("CLAUDE_CODE_TMPDIR"), os.TempDir(), "/tmp", "/private/tmp"} {
+		for _, base := range tmpBases {
 			if base != "" && filepath.IsAbs(base) {
 				cands = append(cands, filepath.Join(base, name))
 			}

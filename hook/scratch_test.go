@@ -86,7 +86,7 @@ func TestScratchDirs(t *testing.T) {
 		if err := os.Chown(filepath.Join(tmp, "claude-0"), 12345, 12345); err != nil {
 			t.Fatal(err)
 		}
-		if d := ScratchDirs("claude-code"); len(d) != 0 {
+		if d := scratchDirs("claude-code", []string{tmp}); len(d) != 0 {
 			t.Errorf("another user's claude-0 is granted: %+v", d)
 		}
 	}

@@ -80,10 +80,32 @@ func (p *Project) ExecOptions(o RunOptions, diag io.Writer) gateway.ExecOptions 
 	switch ci := getenv("CI"); {
 	case o.NoPrompt:
 		x.NoAsk = "--no-prompt"
-	case ci != "" && ci != "false" && ci != "0":
+	case IsCI(getenv):
 		x.NoAsk = "CI=" + approve.NoReason(ci)
 	}
 	return x
+}
+
+// IsCI reports whether getenv says clada runs in CI: CI is set, other
+// than to "false" or "0".
+func IsCI(getenv func(string) string) bool {
+	ci := getenv("CI")
+	return ci != "" && ci != "false" && ci != "0"
+}
+
+// HintsExit is the exit code of a run or dry run whose code is code,
+// once the documents with no RUN block are counted: in CI, a document
+// with no RUN block but with lines that look like commands (a ```sh
+// fence, a `$ make` line; [gateway.Plan.Hints]) was most likely meant to
+// run them, and a job that passes without running anything hides that,
+// so an exit code of 0 becomes [ExitFailed]. Outside CI such a reply (a
+// model explaining code) is no failure: the report's note says that
+// nothing of it ran, and the code stays as it is.
+func HintsExit(p *gateway.Plan, code int, ci bool) int {
+	if ci && code == ExitOK && len(p.Hints) > 0 {
+		return ExitFailed
+	}
+	return code
 }
 
 // ReportBudget is the per-block report budget of a run: o.ReportBudget

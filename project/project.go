@@ -422,7 +422,8 @@ func (p *Project) gateway(decideOnly bool) (*gateway.Gateway, error) {
 	}
 	return gateway.New(gateway.Options{Root: p.Root, Base: p.Base, Specs: p.Specs, Commands: p.Commands,
 		Untrusted: p.untrusted || p.Config.Untrusted, NoHardBlocks: !p.Config.HardBlocks, Secrets: p.Config.Secrets, OS: p.os,
-		DecideOnly: decideOnly, Compose: p.Config.ComposeCommands(), ComposeRunBlocks: p.Config.ComposeRunBlocks(), Dirs: p.Dirs})
+		DecideOnly: decideOnly, Compose: p.Config.ComposeCommands(), ComposeRunBlocks: p.Config.ComposeRunBlocks(), Dirs: p.Dirs,
+		Hosts: p.Config.Hosts, OpenNetwork: p.Config.Network == "open"})
 }
 
 // OS is the system the project's decisions are made for.

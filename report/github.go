@@ -197,9 +197,33 @@ func (r *Reporter) stepSummary(summary string) {
 }
 
 // mdText escapes text for a Markdown table cell: HTML, pipes and newlines.
+// Inside a code span (`…`, as clada's messages quote commands) Markdown
+// shows every character as written, so there only the pipe, which ends a
+// table cell even inside a code span, is escaped, and a newline, which a
+// code span cannot hold, becomes ⏎: `a && b` stays `a && b`, not
+// `a &amp;&amp; b`. A backtick without its closing one is text.
 func mdText(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "\\|", "\r", "", "\n", "<br>").Replace(visible(s))
+	s = visible(s)
+	parts := strings.Split(s, "`")
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte('`')
+		}
+		inCode := i%2 == 1 && i < len(parts)-1
+		if inCode {
+			mdCodeSpan.WriteString(&b, p)
+		} else {
+			mdCell.WriteString(&b, p)
+		}
+	}
+	return b.String()
 }
+
+var (
+	mdCell     = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "\\|", "\r", "", "\n", "<br>")
+	mdCodeSpan = strings.NewReplacer("|", "\\|", "\r", "", "\n", "⏎")
+)
 
 // mdCode shows a command as code in a table cell.
 func mdCode(s string) string {

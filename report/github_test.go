@@ -60,3 +60,21 @@ func TestGitHubWarningLimit(t *testing.T) {
 		t.Errorf("step summary lacks %q:\n%s", want, sum.String())
 	}
 }
+
+// TestMDText: the step summary's table cells escape HTML and pipes, and
+// code spans show commands as written (no &amp;&amp; for &&).
+func TestMDText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"use `a && b` instead", "use `a && b` instead"},
+		{"a & b <x>", "a &amp; b &lt;x&gt;"},
+		{"`a | b` or c|d", "`a \\| b` or c\\|d"},
+		{"`x <y>` then <z>", "`x <y>` then &lt;z&gt;"},
+		{"one ` tick & more", "one ` tick &amp; more"},
+		{"`a` & `b && c` & `d", "`a` &amp; `b && c` &amp; `d"},
+		{"`line1\nline2`\nnext", "`line1⏎line2`<br>next"},
+	} {
+		if got := mdText(c.in); got != c.want {
+			t.Errorf("mdText(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -412,6 +412,9 @@ type blockOut struct {
 	Confinement string   `json:"confinement,omitempty"`
 	Integrity   []string `json:"integrity,omitempty"`
 	SandboxHint string   `json:"sandbox_hint,omitempty"`
+	// NetworkRefused are the destinations (host:port) clada's proxy
+	// refused the command.
+	NetworkRefused []string `json:"network_refused,omitempty"`
 }
 
 // streamOut is the output of a block that ran: the shown text of each
@@ -493,6 +496,7 @@ func (r *Reporter) blockJSON(b *gateway.Result) blockOut {
 			o.Error = res.Err.Error()
 		}
 		o.Confinement, o.SandboxHint = b.Confinement.Text, b.Confinement.Hint
+		o.NetworkRefused = b.Confinement.Refused
 		for _, c := range b.Confinement.Changes {
 			o.Integrity = append(o.Integrity, c.String())
 		}
@@ -697,7 +701,7 @@ func (r *Reporter) statusText(b *gateway.Result) string {
 	res := b.Run
 	by := "allowed (" + b.ApprovedBy + ")"
 	switch b.ApprovedBy {
-	case "yes", "always":
+	case "yes", "always", "prefix":
 		by = "approved by the person (" + b.ApprovedBy + ")"
 	case "trust-all":
 		by = "approved by --trust-all"
@@ -758,6 +762,10 @@ func (r *Reporter) textRun(b *gateway.Result) {
 	}
 	if h := b.Confinement.Hint; h != "" {
 		r.printf("    sandbox: %s\n", h)
+	}
+	if refused := b.Confinement.Refused; len(refused) > 0 {
+		r.printf("    network: clada's proxy refused %s: the command may reach only the hosts granted to it. Do not try to work around it; if the host is needed, the person adds it to hosts = [...] in .clada/config.toml\n",
+			strings.Join(refused, ", "))
 	}
 }
 

@@ -147,9 +147,11 @@ func (s *Snapshot) walk(rel string) {
 func isClada(rel string) bool { return rel == ".clada" || strings.HasPrefix(rel, ".clada/") }
 
 // ignored reports the paths clada itself writes while commands run: its
-// output store and lock files.
+// output store, its decision log (internal/decisionlog, which says why a
+// command cannot write it) and lock files.
 func ignored(rel string) bool {
-	return rel == ".clada/out" || strings.HasPrefix(rel, ".clada/out/") || strings.HasSuffix(rel, ".lock")
+	return rel == ".clada/out" || strings.HasPrefix(rel, ".clada/out/") ||
+		rel == ".clada/log" || strings.HasPrefix(rel, ".clada/log/") || strings.HasSuffix(rel, ".lock")
 }
 
 // Change is one thing a command changed in .git or .clada.

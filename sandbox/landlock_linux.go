@@ -94,10 +94,21 @@ type rule struct {
 }
 
 // ruleset is one Landlock layer: what it handles (restricts) and what it
-// grants.
+// grants: paths, and the TCP ports it may connect to (ABI 4).
 type ruleset struct {
 	handledFS, handledNet, scoped uint64
 	rules                         []rule
+	connectPorts                  []int
+}
+
+// llRuleNetPort is LANDLOCK_RULE_NET_PORT (ABI 4), which x/sys does not
+// name.
+const llRuleNetPort = 2
+
+// netPortAttr is struct landlock_net_port_attr.
+type netPortAttr struct {
+	allowed uint64
+	port    uint64
 }
 
 // create builds the kernel ruleset and returns its file descriptor
@@ -114,6 +125,13 @@ func (rs *ruleset) create() (int, error) {
 		if err := addPathRule(int(fd), r); err != nil {
 			unix.Close(int(fd))
 			return -1, err
+		}
+	}
+	for _, port := range rs.connectPorts {
+		attr := netPortAttr{allowed: llConnectTCP, port: uint64(port)}
+		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, llRuleNetPort, uintptr(unsafe.Pointer(&attr)), 0, 0, 0); errno != 0 {
+			unix.Close(int(fd))
+			return -1, fmt.Errorf("landlock rule for TCP port %d: %w", port, errno)
 		}
 	}
 	return int(fd), nil

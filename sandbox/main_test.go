@@ -69,6 +69,13 @@ func act(args []string) int {
 		_, err = os.ReadDir(arg)
 	case "connect":
 		err = connectTCP(arg)
+	case "udp":
+		// A UDP socket that sends one datagram to arg.
+		var fd int
+		if fd, err = unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0); err == nil {
+			err = unix.Sendto(fd, []byte("x"), 0, &unix.SockaddrInet4{Port: 9, Addr: [4]byte{127, 0, 0, 1}})
+			unix.Close(fd)
+		}
 	case "unix":
 		// A Unix socket of its own: listen and connect.
 		err = unixSelfConnect(arg)

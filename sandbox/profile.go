@@ -117,6 +117,10 @@ func darwinProfile(root, home string, dirs []string, c Command) (string, []Profi
   (global-name "com.apple.SystemConfiguration.DNSConfiguration")
   (global-name "com.apple.SystemConfiguration.configd"))
 `)
+	} else if c.Proxy > 0 {
+		b.WriteString("\n; Only clada's proxy on loopback.\n(allow network-outbound (remote tcp ")
+		b.WriteString(param("PROXY", fmt.Sprintf("localhost:%d", c.Proxy)))
+		b.WriteString("))\n")
 	} else {
 		b.WriteString("\n; No network: no network operation is allowed above.\n")
 	}

@@ -147,6 +147,14 @@ type Support struct {
 // Confines reports whether commands can be confined here.
 func (s Support) Confines() bool { return s.Reason == "" }
 
+// FiltersNetwork reports whether a command can be held to clada's proxy
+// ([Command.Proxy]): Linux with Landlock's TCP rules (ABI 4), or macOS's
+// profile. Elsewhere a command given the proxy gets the whole network,
+// and its report says so.
+func (s Support) FiltersNetwork() bool {
+	return s.Confines() && (s.Landlock >= 4 || s.Profile)
+}
+
 // Support returns what the machine offers, as probed by [New].
 func (s *Sandbox) Support() Support { return s.support }
 
@@ -158,6 +166,11 @@ type Command struct {
 	TmpDir string
 	// Network grants the network (TCP/UDP sockets of any family).
 	Network bool
+	// Proxy, when Network is false, is the port of clada's proxy on
+	// 127.0.0.1: the command may open TCP connections to that port and
+	// nothing else on the network ([Support.FiltersNetwork] says where
+	// that holds); 0 for none.
+	Proxy int
 	// Caches are more directories the command may write (build caches a
 	// spec declares), absolute; missing ones are skipped.
 	Caches []string

@@ -110,7 +110,7 @@ func probePlatform(s *Support) {
 		return
 	}
 	s.Landlock = abi
-	if _, ok, _ := seccompProgram(false, os.Getpid(), os.Getpid()); ok {
+	if _, ok, _ := seccompProgram(false, false, os.Getpid(), os.Getpid()); ok {
 		// PR_GET_SECCOMP fails with EINVAL on a kernel without seccomp.
 		if _, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); err == nil {
 			s.Seccomp = true
@@ -166,7 +166,7 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 				r.ns = true
 			}
 		}
-		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network)
+		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network, c.Proxy > 0 && s.support.Landlock >= 4)
 		if r.err == nil {
 			r.err = cmd.Start()
 		}
@@ -248,7 +248,7 @@ func (s *Sandbox) newLauncher(c Command, tmp string, tryNS bool, stamp string) (
 				r.ns = true
 			}
 		}
-		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network)
+		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network, c.Proxy > 0 && s.support.Landlock >= 4)
 		ready <- r
 		if r.err != nil {
 			return
@@ -271,7 +271,7 @@ func (s *Sandbox) newLauncher(c Command, tmp string, tryNS bool, stamp string) (
 // launchKey names a set of grants: commands with the same one share a
 // launcher.
 func launchKey(c Command) string {
-	return fmt.Sprintf("%t\x00%t\x00%q\x00%q", c.Network, c.Repository, c.Caches, c.Files)
+	return fmt.Sprintf("%t\x00%t\x00%q\x00%q\x00%d", c.Network, c.Repository, c.Caches, c.Files, c.Proxy)
 }
 
 // stamp is the identity of what a launcher for grants c is built on: the
@@ -309,7 +309,7 @@ func (s *Sandbox) stamp(c Command, tmp string, ns bool) string {
 }
 
 // confineThread confines the calling (locked) thread.
-func (s *Sandbox) confineThread(readFD int, write ruleset, network bool) error {
+func (s *Sandbox) confineThread(readFD int, write ruleset, network, proxy bool) error {
 	writeFD, err := write.create()
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
@@ -330,7 +330,7 @@ func (s *Sandbox) confineThread(readFD int, write ruleset, network bool) error {
 	if s.support.Seccomp {
 		// The filter names this process and thread, which its
 		// commands may not trace or stop (see seccompProgram).
-		prog, ok, err := seccompProgram(network, unix.Getpid(), unix.Gettid())
+		prog, ok, err := seccompProgram(network, proxy, unix.Getpid(), unix.Gettid())
 		if err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
@@ -368,6 +368,8 @@ func (s *Sandbox) outcome(c Command, namespace bool) Outcome {
 	switch {
 	case c.Network:
 		b.WriteString(", network on")
+	case c.Proxy > 0 && sup.Landlock >= 4:
+		b.WriteString(", network through clada's proxy only")
 	case sup.Seccomp || sup.Landlock >= 4:
 		b.WriteString(", network off")
 	default:
@@ -458,6 +460,11 @@ func (s *Sandbox) writeLayer(c Command, namespace bool) ruleset {
 	if !c.Network {
 		if abi >= 4 {
 			rs.handledNet = llBindTCP | llConnectTCP
+			if c.Proxy > 0 {
+				// Connections to clada's proxy only (on any address:
+				// Landlock knows ports, not addresses).
+				rs.connectPorts = []int{c.Proxy}
+			}
 		}
 		if abi >= 10 {
 			rs.handledNet |= llBindUDP | llSendUDP

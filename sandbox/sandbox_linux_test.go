@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -108,6 +109,9 @@ func testConfined(t *testing.T, launcher bool) {
 	grants := Command{TmpDir: f.tmp}
 	withCache := Command{TmpDir: f.tmp, Caches: []string{f.cache}}
 	withNet := Command{TmpDir: f.tmp, Network: true}
+	proxy := listenTCP(t) // stands for clada's proxy
+	proxyPort, _ := strconv.Atoi(proxy[strings.LastIndexByte(proxy, ':')+1:])
+	withProxy := Command{TmpDir: f.tmp, Proxy: proxyPort}
 	repo := Command{TmpDir: f.tmp, Repository: true}
 	otherTmp := filepath.Join(os.TempDir(), fmt.Sprintf("clada-sandbox-test-%d-%t", os.Getpid(), launcher))
 	// Cleanups run when the parallel subtests are done.
@@ -166,6 +170,13 @@ func testConfined(t *testing.T, launcher bool) {
 		{name: "read /etc", action: []string{"read", "/etc/passwd"}, want: true},
 		{name: "connect TCP without the network", action: []string{"connect", listener}, want: false},
 		{name: "connect TCP with the network", c: withNet, action: []string{"connect", listener}, want: true},
+		{name: "connect the proxy with only the proxy", c: withProxy, action: []string{"connect", proxy}, want: true, minABI: 4},
+		{name: "connect elsewhere with only the proxy", c: withProxy, action: []string{"connect", listener}, want: false, minABI: 4,
+			reason: "Landlock grants TCP connections to the proxy's port only"},
+		{name: "connect the proxy without it", action: []string{"connect", proxy}, want: false},
+		{name: "UDP with only the proxy", c: withProxy, action: []string{"udp", "-"}, want: false, minABI: 4,
+			reason: "seccomp allows TCP stream sockets only, besides Unix ones"},
+		{name: "UDP with the network", c: withNet, action: []string{"udp", "-"}, want: true},
 		{name: "Unix socket of its own", action: []string{"unix", filepath.Join(f.tmp, "s.sock")}, want: true},
 		{name: "repository: write in .git", c: repo, action: []string{"write", ".git/index"}, want: true,
 			reason: "an approved git commit writes .git; without namespaces its config and hooks are left to the integrity check"},

@@ -16,7 +16,10 @@ import (
 // io_uring_setup, io_uring_enter and io_uring_register fail with ENOSYS,
 // which programs take as "no io_uring" and fall back from: io_uring
 // operations are not seen by this filter. Without the network, socket(2)
-// fails with EACCES for every address family but AF_UNIX.
+// fails with EACCES for every address family but AF_UNIX; with only
+// clada's proxy (proxy set), AF_INET and AF_INET6 stream sockets of TCP
+// (protocol 0 or IPPROTO_TCP) are allowed too, and Landlock holds their
+// connections to the proxy's port: no UDP, raw, MPTCP or SCTP socket.
 //
 // The thread that starts commands (tid, in clada's process pid) shares
 // their Landlock domain, and Landlock lets a process trace and signal its
@@ -45,7 +48,7 @@ import (
 // filter cannot tell a directory from a file.
 //
 // Only amd64 and arm64 have one (seccomp_otherarch.go).
-func seccompProgram(network bool, pid, tid int) (prog []bpf.RawInstruction, ok bool, err error) {
+func seccompProgram(network, proxy bool, pid, tid int) (prog []bpf.RawInstruction, ok bool, err error) {
 	ins := []bpf.Instruction{
 		bpf.LoadAbsolute{Off: 4, Size: 4}, // seccomp_data.arch
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: seccompArch, SkipTrue: 1},
@@ -88,7 +91,7 @@ func seccompProgram(network bool, pid, tid int) (prog []bpf.RawInstruction, ok b
 	for _, mc := range append(modeCalls, seccompArchModeCalls...) {
 		ins = append(ins, mc.block(eperm, allow)...)
 	}
-	if !network {
+	if !network && !proxy {
 		ins = append(ins,
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_SOCKET, SkipFalse: 4},
 			// The kernel reads the domain as an int: the low 32 bits of
@@ -97,6 +100,25 @@ func seccompProgram(network bool, pid, tid int) (prog []bpf.RawInstruction, ok b
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_UNIX, SkipFalse: 1},
 			bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW},
 			bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)})
+	}
+	if !network && proxy {
+		eacces := bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)}
+		ins = append(ins,
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_SOCKET, SkipFalse: 14},
+			bpf.LoadAbsolute{Off: 16, Size: 4}, // domain
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_UNIX, SkipFalse: 1},
+			allow,
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_INET, SkipTrue: 2},
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_INET6, SkipTrue: 1},
+			eacces,
+			bpf.LoadAbsolute{Off: 24, Size: 4}, // type, with SOCK_NONBLOCK and SOCK_CLOEXEC
+			bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: 0xf},
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SOCK_STREAM, SkipFalse: 3},
+			bpf.LoadAbsolute{Off: 32, Size: 4}, // protocol
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipTrue: 2},
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.IPPROTO_TCP, SkipTrue: 1},
+			eacces,
+			allow)
 	}
 	ins = append(ins, bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW})
 	prog, err = bpf.Assemble(ins)

@@ -284,6 +284,15 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 			return denyErr(err)
 		}
 	}
+	listAsk := ""
+	if p.any(sp.checkLists) {
+		lt, ask, err := sp.checkListed(paths, dir, r)
+		if err != nil {
+			return denyErr(err)
+		}
+		touched = append(touched, lt...)
+		listAsk = ask
+	}
 	if sp.targetDir && p.target {
 		for _, fp := range p.flagPaths {
 			if !fp.write {
@@ -349,6 +358,9 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		return v
 	}
 	why := sp.askWhy(p)
+	if why == "" {
+		why = listAsk
+	}
 	if why == "" && sp.modeOperand && p.any([]string{"-R", "--recursive"}) {
 		why = sp.recursiveWriteWhy(p, ops[:npos], flagTouched)
 	}
@@ -431,11 +443,13 @@ func (sp *spec) confineFlagPaths(fps []pathArg, dir string, r *Resolver) (touche
 // it may write as well as read, rather than a file it only reads: make
 // -C, npm --prefix, cargo --manifest-path (builds in that crate), go
 // -modfile (go mod tidy rewrites it), go -pkgdir, pytest --rootdir and
-// --confcutdir. Their value is confined to the root (and the granted
+// --confcutdir, tsc -p and --project, swift --package-path, and a
+// --config that decides what the program does (black, ruff). Their value is confined to the root (and the granted
 // directories) even where reads outside are asked (rule read-outside): a
 // question "reads ../x" would hide that the program works there. A spec's
 // chdir_flags are treated so too.
-var workFlags = []string{"-C", "--directory", "--prefix", "--manifest-path", "-modfile", "-pkgdir", "--rootdir", "--confcutdir"}
+var workFlags = []string{"-C", "--directory", "--prefix", "--manifest-path", "-modfile", "-pkgdir", "--rootdir", "--confcutdir",
+	"-p", "--project", "--package-path", "--config"}
 
 // destName is the name cp gives the source src under a destination
 // directory: its last element, or, with a parents flag (cp --parents),

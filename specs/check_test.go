@@ -249,7 +249,7 @@ var checkCases = []checkCase{
 	{in: "taskset 1 ls", want: Ask, rule: RuleWrapper}, {in: "chrt -f 10 ls", want: Ask, rule: RuleWrapper},
 	{in: "setpriv --nnp ls", want: Ask, rule: RuleWrapper}, {in: "script -c ls log", want: Ask, rule: RuleWrapper},
 	{in: "flock f -c ls", want: Ask, rule: RuleWrapper},
-	{in: "./ls", want: NoSpec}, {in: "/bin/cat a.txt", want: NoSpec}, {in: "npm test", want: Ask, rule: RuleSpecAsk}, {in: "npx eslint", want: NoSpec}, {in: "CAT a.txt", want: NoSpec},
+	{in: "./ls", want: NoSpec}, {in: "/bin/cat a.txt", want: NoSpec}, {in: "npm test", want: Ask, rule: RuleSpecAsk}, {in: "npx eslint", want: Ask, rule: RuleSpecAsk}, {in: "CAT a.txt", want: NoSpec},
 	{in: "python3 script.py", want: Ask, rule: RuleSpecAsk}, {in: "ruby script.rb", want: NoSpec},
 }
 

@@ -11,6 +11,7 @@ import (
 //
 //	a.txt b.txt README.md list.txt patterns.txt prog.awk (x: prints lines
 //	                          where x is set) evil.awk (calls system())
+//	sums.txt outside.sums     (checksum lists; outside.sums names /etc/passwd)
 //	dir/a.txt dir/sub/ dir2/ emptydir/ src/a.txt src/sub/b.txt (no links)
 //	.git/config .git/hooks/ .clada/commands.toml
 //	escape -> /etc            (absolute link out)
@@ -36,6 +37,16 @@ func newFixture(t testing.TB) (*Resolver, string) {
 	mustMkdir(t, filepath.Join(base, "proj2"))
 	for _, f := range []string{"a.txt", "b.txt", "README.md", "list.txt", "patterns.txt", "dir/a.txt", ".git/config", ".clada/commands.toml", "tree/dir/ok.txt", "src/a.txt", "src/sub/b.txt", "gosrc/ok.go", "prog.awk"} {
 		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Checksum lists (sha256sum -c): the names inside are paths.
+	lists := map[string]string{
+		"sums.txt":     "87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7  a.txt\n# comment\n\nSHA256 (dir/a.txt) = 87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7\n\\87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7 *src/a\\\\b.txt\n",
+		"outside.sums": "87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7  a.txt\nSHA256 (/etc/passwd) = 00\n",
+	}
+	for f, body := range lists {
+		if err := os.WriteFile(filepath.Join(root, f), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,5 +1,7 @@
 package specs
 
+import "strings"
+
 // Grants are what a command may do under the sandbox besides writing in
 // the project: the network and the build caches it may write.
 type Grants struct {
@@ -10,6 +12,50 @@ type Grants struct {
 	// CacheQuery are arguments to the same program that print more cache
 	// directories, one per line.
 	CacheQuery []string
+	// Hosts are the host names (patterns: "*.example.com" for any name
+	// below example.com) the command may reach through clada's proxy:
+	// the registries of a program whose spec grants the network, and
+	// the person's hosts = [...] (gateway).
+	Hosts []string
+	// OpenNetwork gives a command that the network is granted to the
+	// whole network rather than the proxy (network = "open" in
+	// config.toml).
+	OpenNetwork bool
+}
+
+// registryHosts are the hosts a package manager fetches from by default,
+// which a command of it whose spec grants the network may reach through
+// clada's proxy. A project that uses another registry (an .npmrc
+// registry, GOPROXY, a private index) names it in hosts = [...].
+var registryHosts = map[string][]string{
+	"npm":    {"registry.npmjs.org"},
+	"npx":    {"registry.npmjs.org"},
+	"pnpm":   {"registry.npmjs.org"},
+	"yarn":   {"registry.yarnpkg.com", "registry.npmjs.org", "repo.yarnpkg.com"},
+	"go":     {"proxy.golang.org", "sum.golang.org", "storage.googleapis.com"},
+	"pip":    {"pypi.org", "files.pythonhosted.org"},
+	"pip3":   {"pypi.org", "files.pythonhosted.org"},
+	"uv":     {"pypi.org", "files.pythonhosted.org"},
+	"cargo":  {"crates.io", "index.crates.io", "static.crates.io"},
+	"gem":    {"rubygems.org", "index.rubygems.org"},
+	"bundle": {"rubygems.org", "index.rubygems.org"},
+	"mvn":    {"repo.maven.apache.org", "repo1.maven.org"},
+	"gradle": {"plugins.gradle.org", "services.gradle.org", "repo.maven.apache.org", "repo1.maven.org"},
+	"dotnet": {"api.nuget.org"},
+}
+
+// RegistryHosts returns the registries of the program name (a bare name
+// such as "npm"); nil when clada knows none.
+func RegistryHosts(name string) []string { return registryHosts[name] }
+
+// HostMatch reports whether host (lower case, no trailing dot) matches
+// pattern: the same name, or, for "*.example.com", any name below
+// example.com (not example.com itself).
+func HostMatch(pattern, host string) bool {
+	if rest, ok := strings.CutPrefix(pattern, "*."); ok {
+		return strings.HasSuffix(host, "."+rest)
+	}
+	return pattern == host
 }
 
 // programGrants are the build caches of common tools (go, cargo, npm …):

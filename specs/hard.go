@@ -139,6 +139,7 @@ func Wrapper(argv []string) (reason string, ok bool) {
 	if shells[name] {
 		return name + " is a shell: it runs other programs", true
 	}
+	shown := name // as the model wrote it: python3, not python
 	if isPythonVersion(name) {
 		name = "python"
 	}
@@ -157,13 +158,13 @@ func Wrapper(argv []string) (reason string, ok bool) {
 			n, _, _ := strings.Cut(a, "=")
 			for _, l := range ev.long {
 				if n == l {
-					return name + " " + l + " runs code given on the command line, which can run other programs", true
+					return shown + " " + l + " runs code given on the command line, which can run other programs", true
 				}
 			}
 			continue
 		}
 		if strings.ContainsAny(a[1:], ev.short) {
-			return name + " " + a + " runs code given on the command line, which can run other programs", true
+			return shown + " " + a + " runs code given on the command line, which can run other programs", true
 		}
 	}
 	return "", false

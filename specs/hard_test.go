@@ -2,6 +2,7 @@ package specs
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -205,6 +206,27 @@ func TestWrapper(t *testing.T) {
 		}
 		if got && reason == "" {
 			t.Errorf("Wrapper(%q): empty reason", tt.argv)
+		}
+	}
+}
+
+// TestWrapperReasonNamesProgram: the reason names the program as the
+// model wrote it (python3 -c, not python -c).
+func TestWrapperReasonNamesProgram(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"python3", "-c", "x"}, "python3 -c runs code"},
+		{[]string{"python3.12", "-Bc", "x"}, "python3.12 -Bc runs code"},
+		{[]string{"/usr/bin/python3", "-c", "x"}, "python3 -c runs code"},
+		{[]string{"python", "-c", "x"}, "python -c runs code"},
+		{[]string{"node", "--eval=x"}, "node --eval runs code"},
+	} {
+		reason, _ := Wrapper(c.argv)
+		if !strings.HasPrefix(reason, c.want) {
+			t.Errorf("Wrapper(%q) reason = %q, want it to start with %q", c.argv, reason, c.want)
 		}
 	}
 }

@@ -39,6 +39,23 @@ func (sp *spec) buildRunner(name, key, file string, in fileSpec, isSub bool, bad
 	sp.ask = bool(in.Ask)
 	sp.askReason = string(in.AskReason)
 	sp.askOperands = string(in.AskOperands)
+	sp.askBare = string(in.AskBare)
+	for _, f := range in.CheckLists {
+		if t, ok := sp.flags[f]; !ok || t != TypeBool {
+			return bad("check_lists", "%s is not a bool flag in flags", f)
+		}
+		sp.checkLists = append(sp.checkLists, f)
+	}
+	if in.PlainOperands != "" {
+		if sp.askOperands == "" {
+			return bad("plain_operands", "needs ask_operands: it names the operands that are not asked")
+		}
+		re, err := regexp.Compile("^(?:" + string(in.PlainOperands) + ")$")
+		if err != nil {
+			return bad("plain_operands", "%q is not a regular expression: %v", string(in.PlainOperands), err)
+		}
+		sp.plainOperands = re
+	}
 	sp.asked = in.Asked
 	sp.bundled = bool(in.Bundled)
 	sp.noRemote = bool(in.NoRemote)
@@ -287,8 +304,15 @@ func (sp *spec) askWhy(p parsed) string {
 			return sp.name + " " + f + " " + sp.askFlags[f]
 		}
 	}
-	if sp.askOperands != "" && len(p.operands) > 0 {
-		return sp.name + " " + p.operands[0] + " " + sp.askOperands
+	if sp.askOperands != "" {
+		for _, op := range p.operands {
+			if sp.plainOperands == nil || !sp.plainOperands.MatchString(op) {
+				return sp.name + " " + op + " " + sp.askOperands
+			}
+		}
+	}
+	if sp.askBare != "" && len(p.operands) == 0 {
+		return sp.name + " " + sp.askBare
 	}
 	if p.unknown != "" {
 		return sp.name + " " + p.unknown + " is not in clada's spec for " + sp.name
@@ -332,7 +356,17 @@ func (sp *spec) printRunner(b *strings.Builder, indent string) {
 		fmt.Fprintf(b, "%sasked with %s: %s\n", indent, f, sp.askFlags[f])
 	}
 	if sp.askOperands != "" {
-		fmt.Fprintf(b, "%sasked with an operand: %s\n", indent, sp.askOperands)
+		if sp.plainOperands != nil {
+			fmt.Fprintf(b, "%sasked with an operand other than %s: %s\n", indent, strings.TrimSuffix(strings.TrimPrefix(sp.plainOperands.String(), "^(?:"), ")$"), sp.askOperands)
+		} else {
+			fmt.Fprintf(b, "%sasked with an operand: %s\n", indent, sp.askOperands)
+		}
+	}
+	if sp.askBare != "" {
+		fmt.Fprintf(b, "%sasked without an operand: %s\n", indent, sp.askBare)
+	}
+	if len(sp.checkLists) > 0 {
+		fmt.Fprintf(b, "%swith %s every operand is a checksum list, and each file it names is confined as a read (a list on standard input is asked)\n", indent, strings.Join(sp.checkLists, " "))
 	}
 	if sp.bundled {
 		b.WriteString(indent + "the first word may be a bundle of flags without a dash (tar cf X): each flag's value is the next word\n")

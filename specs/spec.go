@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -31,18 +32,34 @@ import (
 var (
 	//go:embed default.toml
 	defaultTOML string
+	//go:embed packs/dart.toml
+	packDart string
+	//go:embed packs/dotnet.toml
+	packDotnet string
+	//go:embed packs/elixir.toml
+	packElixir string
 	//go:embed packs/files.toml
 	packFiles string
 	//go:embed packs/go.toml
 	packGo string
+	//go:embed packs/jstools.toml
+	packJstools string
+	//go:embed packs/jvm.toml
+	packJvm string
 	//go:embed packs/make.toml
 	packMake string
 	//go:embed packs/node.toml
 	packNode string
 	//go:embed packs/python.toml
 	packPython string
+	//go:embed packs/pytools.toml
+	packPytools string
 	//go:embed packs/rust.toml
 	packRust string
+	//go:embed packs/swift.toml
+	packSwift string
+	//go:embed packs/system.toml
+	packSystem string
 	//go:embed packs/text.toml
 	packText string
 )
@@ -51,12 +68,20 @@ var (
 // default.toml, then the packs by name.
 var embeddedFiles = [...]struct{ name, text string }{
 	{"default.toml", defaultTOML},
+	{"packs/dart.toml", packDart},
+	{"packs/dotnet.toml", packDotnet},
+	{"packs/elixir.toml", packElixir},
 	{"packs/files.toml", packFiles},
 	{"packs/go.toml", packGo},
+	{"packs/jstools.toml", packJstools},
+	{"packs/jvm.toml", packJvm},
 	{"packs/make.toml", packMake},
 	{"packs/node.toml", packNode},
 	{"packs/python.toml", packPython},
+	{"packs/pytools.toml", packPytools},
 	{"packs/rust.toml", packRust},
+	{"packs/swift.toml", packSwift},
+	{"packs/system.toml", packSystem},
 	{"packs/text.toml", packText},
 }
 
@@ -211,6 +236,12 @@ type fileSpec struct {
 	ScriptCheck tomlString  `toml:"script_check"`
 	NoHelp      tomlBool    `toml:"no_help"`
 	WalkLinks   tomlStrings `toml:"walk_links"`
+
+	// Operands that make a reader asked (printenv).
+	PlainOperands tomlString `toml:"plain_operands"`
+	AskBare       tomlString `toml:"ask_bare"`
+	// Flags that make the operands checksum lists (sha256sum -c).
+	CheckLists tomlStrings `toml:"check_lists"`
 }
 
 // subMap is the sub table of a spec: one spec per subcommand.
@@ -413,6 +444,10 @@ type spec struct {
 	bsdForbid         map[string]string
 	bsdLong           bool
 	bsdAllow, bsdDeny []string
+
+	plainOperands *regexp.Regexp // operands that askOperands does not ask about (printenv HOME)
+	askBare       string         // non-empty: the command without an operand is asked, for this reason
+	checkLists    []string       // flags that make every operand a checksum list whose names are read too (sha256sum -c)
 }
 
 // Set is the effective set of command specs: the defaults plus the user's

@@ -335,9 +335,7 @@ func TestPrintGit(t *testing.T) {
 func TestNames(t *testing.T) {
 	t.Parallel()
 	s, _ := Default()
-	want := []string{"awk", "basename", "cargo", "cat", "chmod", "cp", "cut", "date", "df", "diff", "dirname", "du", "echo", "file", "find", "gawk", "go", "gofmt", "grep", "head",
-		"jq", "less", "ln", "ls", "make", "mkdir", "mv", "nl", "npm", "printf", "pwd", "pytest", "python", "python3", "realpath", "rg", "rm", "sed", "sort", "stat", "tail", "tar", "touch", "tree", "uname",
-		"uniq", "wc", "which", "whoami", "xxd"}
+	want := []string{"awk", "b2sum", "basename", "black", "cargo", "cat", "chmod", "cksum", "cp", "cut", "dart", "date", "df", "diff", "dirname", "docker", "dotnet", "du", "echo", "eslint", "file", "find", "flake8", "flutter", "free", "gawk", "gem", "go", "gofmt", "gradle", "grep", "head", "hostname", "id", "isort", "journalctl", "jq", "less", "ln", "ls", "make", "md5sum", "mix", "mkdir", "mv", "mvn", "mypy", "nl", "npm", "npx", "pgrep", "pip", "pip3", "prettier", "printenv", "printf", "ps", "pwd", "pylint", "pyright", "pytest", "python", "python3", "realpath", "rg", "rm", "ruff", "sed", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "sleep", "sort", "ss", "stat", "swift", "systemctl", "tail", "tar", "touch", "tree", "tsc", "uname", "uniq", "uptime", "wc", "which", "whoami", "xcodebuild", "xxd"}
 	if diff := cmp.Diff(want, s.Names()); diff != "" {
 		t.Errorf("Names (-want +got):\n%s", diff)
 	}

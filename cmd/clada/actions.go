@@ -20,6 +20,7 @@ import (
 
 	"github.com/clada/clada/approve"
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/internal/decisionlog"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/report"
@@ -193,13 +194,15 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		defer done()
 	}
 	rep := report.New(out, format, opts)
+	dlog := newDecisionLogger(p, decisionlog.EntryRun, stderr)
 	if o.dryRun || !plan.OK() {
 		for _, r := range plan.Results {
 			rep.Block(r)
 		}
+		dlog.log(plan.Results...)
 		rep.Errors(plan.Errors)
 		rep.Notes(plan)
-		code := project.PlanExit(plan)
+		code := hintsExit(plan, project.PlanExit(plan), stderr)
 		rep.Summary(report.Summarize(plan), code)
 		return exitCode(code, errors.Join(rep.Err(), out.Flush()))
 	}
@@ -237,18 +240,36 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	// after it runs.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	prog := newProgress(stderr, len(plan.Results), os.Getenv)
+	if prog != nil {
+		x.Live, x.Started = prog, prog.started
+	}
 	g.Execute(ctx, plan, x, func(r *gateway.Result) {
+		if prog != nil {
+			prog.done(r)
+		}
 		rep.Block(r)
 		out.Flush() // a write error is kept by out and returned below
+		dlog.log(r)
 	})
 	interrupted := ctx.Err() != nil
-	code := project.RunExit(plan, interrupted)
+	code := hintsExit(plan, project.RunExit(plan, interrupted), stderr)
 	if interrupted {
 		fmt.Fprintln(stderr, "clada: interrupted: the running command or question was stopped and nothing else ran")
 	}
 	rep.Notes(plan)
 	rep.Summary(report.Summarize(plan), code)
 	return exitCode(code, errors.Join(rep.Err(), out.Flush()))
+}
+
+// hintsExit applies project.HintsExit in CI, saying on stderr why the
+// exit code is 1.
+func hintsExit(plan *gateway.Plan, code int, stderr io.Writer) int {
+	got := project.HintsExit(plan, code, project.IsCI(os.Getenv))
+	if got != code {
+		fmt.Fprintf(stderr, "clada: CI: exit %d: a document has no RUN block but has lines that look like commands (see the notes), so nothing it meant to run ran\n", got)
+	}
+	return got
 }
 
 // lessGC makes the garbage collector run less often (GOGC 400) while
@@ -313,6 +334,7 @@ func checkAction(o checkOptions, stdout, stderr io.Writer) error {
 		return err
 	}
 	r := g.Check(body, o.dir)
+	newDecisionLogger(p, decisionlog.EntryCheck, stderr).log(r)
 	plan := &gateway.Plan{Results: []*gateway.Result{r}}
 	rep := report.New(stdout, format, report.Options{DryRun: true})
 	rep.Block(r)

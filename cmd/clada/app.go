@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/approve"
+	"github.com/clada/clada/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -20,6 +21,12 @@ var testOnlyClock approve.Clock
 
 // run is main without os.Exit, so tests can call it.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 2 && args[len(args)-1] == completeFlag && args[1] == "exec" {
+		// exec reads its own arguments (SkipFlagParsing): the words
+		// after it are a command, which a completion request must never
+		// decide or run.
+		return exitOK
+	}
 	if code, ok := answerHook(args, stdin, stdout, stderr); ok {
 		return code
 	}
@@ -351,12 +358,17 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
-				return withHint(fmt.Errorf("unknown command %q", c.Args().First()), "run `clada --help` for the commands")
+				typed := c.Args().First()
+				if near := suggest.Closest(typed, commandNames(c.App.Commands)); near != "" {
+					return withHint(fmt.Errorf("unknown command %q", typed), "did you mean `clada %s`? `clada --help` lists the commands", near)
+				}
+				return withHint(fmt.Errorf("unknown command %q", typed), "run `clada --help` for the commands")
 			}
 			return cli.ShowAppHelp(c)
 		},
 	}
-	app.Commands = append(app.Commands, execCommand(stdout, stderr), hookCommand(stdin, stdout, stderr), sandboxCommand(stdout))
+	app.Commands = append(app.Commands, execCommand(stdout, stderr), hookCommand(stdin, stdout, stderr), sandboxCommand(stdout),
+		logCommand(stdout), whyCommand(stdout), completionCommand(stdout))
 	for _, c := range app.Commands {
 		c.OnUsageError = usageError
 		c.HideHelpCommand = true
@@ -406,7 +418,34 @@ func examples(lines ...string) string {
 // whole help on stdout, which a model may be reading) with one error and
 // a hint.
 func usageError(c *cli.Context, err error, _ bool) error {
-	return withHint(err, "see `%s --help`", c.Command.HelpName)
+	name := c.App.Name
+	var flags []cli.Flag
+	if c.Command != nil && c.Command.Name != "" {
+		name, flags = c.Command.HelpName, c.Command.Flags
+	} else {
+		flags = c.App.Flags
+	}
+	if typed, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
+		var names []string
+		for _, f := range flags {
+			names = append(names, f.Names()...)
+		}
+		if near := suggest.Closest(typed, names); near != "" {
+			return withHint(err, "did you mean --%s? see `%s --help`", near, name)
+		}
+	}
+	return withHint(err, "see `%s --help`", name)
+}
+
+// commandNames are the names of the commands that --help shows.
+func commandNames(cmds []*cli.Command) []string {
+	var names []string
+	for _, c := range cmds {
+		if !c.Hidden {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }
 
 // runOptionsFrom copies clada run's flags into runOptions.

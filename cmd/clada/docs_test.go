@@ -52,3 +52,36 @@ func TestNoOutsideDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestREADMEWhereCIRuns: the README says where CI runs as the workflow
+// does: every system of its matrix, and no sentence that denies one.
+func TestREADMEWhereCIRuns(t *testing.T) {
+	t.Parallel()
+	wf, err := os.ReadFile(filepath.Join("..", "..", ".github", "workflows", "ci.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	systems := map[string]string{"ubuntu-latest": "Linux", "macos-latest": "macOS", "windows-latest": "Windows"}
+	var named []string
+	for runner, name := range systems {
+		if bytes.Contains(wf, []byte(runner)) {
+			named = append(named, name)
+		}
+	}
+	if len(named) == 0 {
+		t.Fatal("ci.yml names none of ubuntu-latest, macos-latest, windows-latest")
+	}
+	if !strings.Contains(text, "`.github/workflows/ci.yml` runs it on Linux, macOS and Windows") || len(named) != 3 {
+		t.Errorf("README does not say that ci.yml runs .ci/run on %v", named)
+	}
+	for _, bad := range []string{"nothing in CI runs on Windows or macOS", "only on macOS CI"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("README says %q, but ci.yml runs on %v", bad, named)
+		}
+	}
+}

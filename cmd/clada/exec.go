@@ -12,6 +12,7 @@ import (
 
 	"github.com/clada/clada/gateway"
 	"github.com/clada/clada/hook"
+	"github.com/clada/clada/internal/decisionlog"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/runner"
@@ -93,6 +94,11 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 	r := g.Check(body, x.Dir)
 	if r.Decision != gateway.Allow {
 		refuse(stderr, r)
+		r.Status = gateway.StatusDenied
+		if r.Decision == gateway.Ask {
+			r.Status, r.NotApproved = gateway.StatusNotApproved, "clada exec never asks"
+		}
+		execLogger(p, x.Agent, stderr).log(r)
 		return exitError(execRefused)
 	}
 	// The command runs: in clada's namespace, started again (main.go).
@@ -120,6 +126,8 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 	} else {
 		res, conf = runStreaming(ctx, r.Verdict, cfg, sb, stdout, stderr)
 	}
+	r.Status, r.ApprovedBy, r.Run, r.Confinement = gateway.StatusRan, r.Rule, &res, conf
+	execLogger(p, x.Agent, stderr).log(r)
 	code := execExit(res, cfg, stderr)
 	// The sandbox is mentioned only when it matters: what the integrity
 	// check found, and a failure the confinement may have caused.
@@ -130,6 +138,16 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "clada: %s (%s)\n", conf.Hint, conf.Text)
 	}
 	return exitCode(code, nil)
+}
+
+// execLogger is clada exec's decision logger: the agent is --agent,
+// which the hook's rewrite passes, else what the environment says.
+func execLogger(p *project.Project, agent string, stderr io.Writer) *decisionLogger {
+	l := newDecisionLogger(p, decisionlog.EntryExec, stderr)
+	if agent != "" {
+		l.agent = agent
+	}
+	return l
 }
 
 // refuse writes why r does not run, for the model: the rule, the word,

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -14,10 +13,8 @@ import (
 // 5 s), from 1 s to 24 h.
 func parseTimeout(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	var d time.Duration
-	if n, err := strconv.ParseUint(s, 10, 32); err == nil {
-		d = time.Duration(n) * time.Second
-	} else if d, err = time.ParseDuration(s); err != nil {
+	d, err := approve.ParseDuration(s)
+	if err != nil {
 		return 0, withHint(fmt.Errorf("--timeout %q is not a duration", s), "write 30s, 5m or 1h30m, or a number of seconds")
 	}
 	if d < approve.MinTimeout || d > approve.MaxTimeout {

@@ -38,10 +38,18 @@ func answerHook(args []string, stdin io.Reader, stdout, stderr io.Writer) (code 
 	}
 	for _, a := range agentHooks {
 		if args[2] == a.name {
-			return a.answer(stdin, stdout, stderr, hook.Env{Self: selfPathOf(args[0]), Getenv: os.Getenv}), true
+			return a.answer(stdin, stdout, stderr, hookEnv(selfPathOf(args[0]))), true
 		}
 	}
 	return 0, false
+}
+
+// hookEnv is what a hook's answer depends on besides its payload: this
+// clada, the environment and the agent process that ran the hook.
+func hookEnv(self string) hook.Env {
+	return hook.Env{Self: self, Getenv: os.Getenv, Agent: func() (hook.AgentProcess, bool) {
+		return hook.FindAgentProcess(os.Getppid())
+	}}
 }
 
 // hookCommand is `clada hook AGENT`, `clada hook install AGENT` and
@@ -56,7 +64,7 @@ func hookCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 				if c.Args().Len() > 0 {
 					return withHint(fmt.Errorf("clada hook %s takes no arguments", a.name), "%s runs it with the hook's JSON on stdin", a.title)
 				}
-				return exitCode(a.answer(stdin, stdout, stderr, hook.Env{Self: selfPath(c), Getenv: os.Getenv}), nil)
+				return exitCode(a.answer(stdin, stdout, stderr, hookEnv(selfPath(c))), nil)
 			},
 		})
 	}
@@ -100,7 +108,7 @@ func hookCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 }
 
 // installAction adds or removes clada's hook in an agent's settings.
-func installAction(install bool, agent, root string, user bool, self string, stdout io.Writer) error {
+func installAction(install bool, agent, root string, user bool, self string, stdout io.Writer) (err error) {
 	o := hook.InstallOptions{Agent: agent, User: user, Clada: cladaName(self)}
 	if !user {
 		abs, how, err := project.Locate(root)
@@ -118,6 +126,13 @@ func installAction(install bool, agent, root string, user bool, self string, std
 	}
 	if _, err := o.Path(); err != nil {
 		return withHint(err, "clada hook install %s", strings.Join(hook.Agents(), "|"))
+	}
+	if agent == "gemini" {
+		defer func() {
+			if err == nil {
+				geminiPolicyAction(install, self, stdout)
+			}
+		}()
 	}
 	if !install {
 		path, n, err := hook.Uninstall(o)
@@ -141,6 +156,35 @@ func installAction(install bool, agent, root string, user bool, self string, std
 	}
 	fmt.Fprintf(stdout, "clada: added `%s` to %s\n", o.HookCommand(), path)
 	return nil
+}
+
+// geminiPolicyAction writes or removes, with Gemini CLI's hook, the policy
+// rule that lets the commands clada rewrote run without a second
+// confirmation (hook/gemini_policy.go). Gemini CLI reads it from your
+// home only, for a project install too. A failure is reported, not fatal:
+// the hook works without it, with Gemini CLI confirming allowed commands
+// showing the rewritten line.
+func geminiPolicyAction(install bool, self string, stdout io.Writer) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		fmt.Fprintf(stdout, "clada: no home directory, so no Gemini CLI policy rule: %v\n", err)
+		return
+	}
+	if !install {
+		if path, removed, err := hook.UninstallGeminiPolicy(home); err != nil {
+			fmt.Fprintf(stdout, "clada: warning: %v\n", err)
+		} else if removed {
+			fmt.Fprintf(stdout, "clada: removed clada's policy rule %s (Gemini CLI reads it for every project: where clada's hook stays, it confirms allowed commands again until `clada hook install gemini` there)\n", path)
+		}
+		return
+	}
+	path, changed, err := hook.InstallGeminiPolicy(home, self)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stdout, "clada: warning: %v; without it, Gemini CLI confirms each command clada allowed, showing the clada exec line\n", err)
+	case changed:
+		fmt.Fprintf(stdout, "clada: added %s: Gemini CLI runs the commands clada allowed (rewritten to clada exec) without asking again; what clada asks about, it still asks\n", path)
+	}
 }
 
 func settingsError(err error) error {

@@ -145,6 +145,7 @@ func TestScripts(t *testing.T) {
 			"maxbytes":  cmdMaxBytes,
 			"hasprefix": cmdHasPrefix,
 			"listen":    cmdListen,
+			"goproxy":   cmdGoProxy,
 		},
 		Condition: sandboxCondition,
 	})

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -52,6 +53,11 @@ func TestPromptJSON(t *testing.T) {
 // prompt printed for it (prompt.txt; -update rewrites it: then read the
 // reply again against the new prompt), and the reply, written as a model
 // following that prompt would. Every block must run and succeed.
+// promptPrograms are the programs TestModelReply's clada prompt finds
+// installed: a Go project's tools and the usual file utilities.
+var promptPrograms = []string{"awk", "cat", "cp", "diff", "echo", "find", "git", "go", "gofmt", "grep", "head",
+	"ls", "make", "mkdir", "mv", "rm", "sed", "sort", "tail", "touch", "wc"}
+
 func TestModelReply(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join("..", "..", "testdata", "prompt")
@@ -79,8 +85,22 @@ func TestModelReply(t *testing.T) {
 		}
 	}
 
-	// What the model was shown.
+	// What the model was shown. clada prompt lists only the programs
+	// installed here; PATH holds a fixed set, so the golden text is the
+	// same on every machine (cargo, pytest and the rest are left out as
+	// on a machine without them).
+	fake := t.TempDir()
+	for _, name := range promptPrograms {
+		file, body := name, "#!/bin/sh\nexit 0\n"
+		if runtime.GOOS == "windows" {
+			file, body = name+".bat", "@exit 0\r\n" // found through PATHEXT
+		}
+		if err := os.WriteFile(filepath.Join(fake, file), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	prompt := cladaCmd(t, root, "prompt")
+	prompt.Env = append(prompt.Env, "PATH="+fake)
 	got, err := prompt.Output()
 	if err != nil {
 		t.Fatalf("clada prompt: %v", err)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,11 +17,11 @@ import (
 // built here (no go on PATH): the scripts then start this test binary as
 // clada, which runs the same main.
 //
-// The directory is kept between runs, in the user's cache directory, one
-// per checkout and build mode (binDir): go build leaves a target whose
-// build ID is still current as it is, so a run whose code did not change
-// skips the link, ~1 s of CPU (more with -race). Without a cache
-// directory it is a temporary one, removed when the tests end.
+// The directory is a temporary one, removed when the tests end
+// (removingReleaseBin): a build kept in the user's cache directory saved
+// the link (~1 s of CPU) on a rerun, but nothing ever removed it, one per
+// checkout and build mode. go's build cache still holds the compiled
+// packages, so only the link is done again.
 var releaseBin = sync.OnceValues(func() (string, error) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
@@ -51,23 +49,9 @@ var releaseBin = sync.OnceValues(func() (string, error) {
 	return dir, nil
 })
 
-// binDir is where releaseBin builds: <user cache>/clada-test/<hash of this
-// package's directory>-<race|plain>, so that two checkouts, or a -race
-// run next to a plain one, do not rebuild over each other. Without a user
-// cache directory it makes a temporary one and sets builtDir to it.
+// binDir makes the temporary directory releaseBin builds in and sets
+// builtDir to it, for removingReleaseBin to remove.
 func binDir() (string, error) {
-	cache, err := os.UserCacheDir()
-	if err == nil {
-		var wd string
-		if wd, err = os.Getwd(); err == nil {
-			mode := map[bool]string{false: "plain", true: "race"}[raceBuild]
-			sum := sha256.Sum256([]byte(wd))
-			dir := filepath.Join(cache, "clada-test", hex.EncodeToString(sum[:8])+"-"+mode)
-			if err = os.MkdirAll(dir, 0o755); err == nil {
-				return dir, nil
-			}
-		}
-	}
 	dir, err := os.MkdirTemp("", "clada-bin-")
 	if err != nil {
 		return "", err
@@ -79,7 +63,7 @@ func binDir() (string, error) {
 // exeName is clada's file name here.
 var exeName = map[bool]string{false: "clada", true: "clada.exe"}[runtime.GOOS == "windows"]
 
-// builtDir is the temporary directory binDir made, if it made one.
+// builtDir is the temporary directory binDir made, "" until it made one.
 var builtDir string
 
 // removingReleaseBin runs the tests, then removes a temporary release
@@ -126,4 +110,25 @@ func scriptBin(t *testing.T) string {
 		return ""
 	}
 	return dir
+}
+
+// TestReleaseBinIsTemporary: the release build the scripts use lives in
+// a temporary directory that removingReleaseBin removes, never in the
+// user's cache directory, where nothing would remove it.
+func TestReleaseBinIsTemporary(t *testing.T) {
+	dir, err := releaseBin()
+	if err != nil {
+		t.Skipf("no release build here: %v", err)
+	}
+	if dir != builtDir {
+		t.Errorf("release build in %s, but the directory removed at the end is %q", dir, builtDir)
+	}
+	if rel, err := filepath.Rel(os.TempDir(), dir); err != nil || rel == ".." || filepath.IsAbs(rel) || len(rel) > 1 && rel[:2] == ".." {
+		t.Errorf("release build in %s, not under %s", dir, os.TempDir())
+	}
+	if cache, err := os.UserCacheDir(); err == nil {
+		if rel, err := filepath.Rel(cache, dir); err == nil && !filepath.IsAbs(rel) && (len(rel) < 2 || rel[:2] != "..") {
+			t.Errorf("release build in the user's cache directory %s", dir)
+		}
+	}
 }

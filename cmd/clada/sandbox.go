@@ -58,6 +58,14 @@ func sandboxAction(root, mode string, stdout io.Writer) error {
 	b.WriteString("a confined command may: read every file except the credential stores of the home directory (" +
 		strings.Join(sandbox.CredentialStores, " ") + "); write only in the project (never in .git/ or .clada/), " +
 		"its private TMPDIR, the build caches its spec grants, /dev/null and /dev/shm; make no device nodes; use the network only when its spec grants it\n")
+	switch sup := sb.Support(); {
+	case m == sandbox.ModeOff || !sup.Confines():
+		b.WriteString("network: not filtered (commands run unconfined)\n")
+	case sup.FiltersNetwork():
+		b.WriteString("network: by host name, through clada's proxy on 127.0.0.1: a command reaches only the hosts granted to it (its registries when its spec grants the network, hosts = [...] in config.toml); network = \"open\" and approved git remotes get the whole network\n")
+	default:
+		b.WriteString("network: cannot be filtered by host here (Landlock before ABI 4): a command the network is granted to gets all of it, as every report says (network on)\n")
+	}
 	_, err = io.WriteString(stdout, b.String())
 	return err
 }

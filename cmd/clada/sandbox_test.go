@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -31,6 +32,12 @@ func sandboxCondition(cond string) (bool, error) {
 	case "userns":
 		ok, _ := sandbox.NamespacesWork()
 		return ok, nil
+	}
+	if name, ok := strings.CutPrefix(cond, "shell:"); ok {
+		// [shell:fish]: fish is installed, or CI is set, where .ci/run
+		// installs it and a script that needs it must fail, not skip.
+		_, err := exec.LookPath(name)
+		return err == nil || os.Getenv("CI") != "", nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }

@@ -41,6 +41,30 @@ func blockObject(r *gateway.Result, o report.Options) map[string]any {
 	return m
 }
 
+// forModel trims a JSON report block for the model, which some clients
+// (Codex) show the structured result instead of the text: exec, the
+// program's path and clada's hardening arguments (for git, a dozen -c
+// options), costs tokens on every result and tells the model nothing it
+// can act on; advice, the decision's "what to do instead" (for an asked
+// command, "wait for the person to approve"), is stale once the command
+// started. type, index, line and source place a block in a CSL reply,
+// which a tool call does not have. m is changed and returned.
+func forModel(m map[string]any, started bool) map[string]any {
+	for _, k := range []string{"exec", "type", "index", "line", "source"} {
+		delete(m, k)
+	}
+	if started {
+		delete(m, "advice")
+	}
+	return m
+}
+
+// jobHint tells the model what to do with a job still running, in the
+// text and in the structured result.
+func jobHint(id int) string {
+	return fmt.Sprintf("call the output tool with {\"job\": %d} for more and for its exit status, or the kill tool to stop it", id)
+}
+
 // jobStatus is how a command that ran ended, in the words of the output
 // tool.
 func jobStatus(res *runner.Result) string {
@@ -56,7 +80,7 @@ func jobStatus(res *runner.Result) string {
 // finish renders r, executed, as a job result. It runs inside the
 // gateway's emit, before the kept output is released.
 func finish(r *gateway.Result, o report.Options) *finished {
-	f := &finished{text: blockText(r, o), block: blockObject(r, o), failed: r.Failed(), ended: time.Now()}
+	f := &finished{text: blockText(r, o), block: forModel(blockObject(r, o), r.Run != nil), failed: r.Failed(), ended: time.Now()}
 	f.status = statusExited
 	if r.Run != nil {
 		f.status = jobStatus(r.Run)
@@ -106,14 +130,14 @@ func jobText(j *job, f *finished) string {
 			l.text(&b, v.share())
 		}
 	}
-	fmt.Fprintf(&b, "    call the output tool with {\"job\": %d} for more and for its exit status, or the kill tool to stop it\n", j.id)
+	b.WriteString("    " + jobHint(j.id) + "\n")
 	return b.String()
 }
 
 // approvedBy words ApprovedBy as the text report does.
 func approvedBy(by string) string {
 	switch by {
-	case "yes", "always":
+	case "yes", "always", "prefix":
 		return "approved by the person (" + by + ")"
 	case "trust-all":
 		return "approved by --trust-all"
@@ -135,8 +159,9 @@ func jobObject(j *job, f *finished) map[string]any {
 		r := v.result
 		dry := v.opts
 		dry.DryRun = true
-		m = blockObject(&r, dry)
+		m = forModel(blockObject(&r, dry), true)
 		m["status"] = statusRunning
+		m["hint"] = jobHint(j.id)
 		m["approved_by"] = r.ApprovedBy
 		m["running_ms"] = time.Since(j.started).Milliseconds()
 		for _, l := range []live{v.live("stdout"), v.live("stderr")} {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/clada/clada/approve"
 	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/internal/decisionlog"
 	"github.com/clada/clada/parser"
 	"github.com/clada/clada/project"
 	"github.com/clada/clada/report"
@@ -61,6 +62,9 @@ type Server struct {
 
 	idleMu sync.Mutex
 	idle   *time.Timer // gives memory back once no request came for idleAfter
+
+	wsMu       sync.Mutex
+	workspaces map[string]*Server // the projects of the client's workspaces (workspace.go), by root
 }
 
 // legacyProtocols are the protocol versions clada speaks. Versions from
@@ -167,6 +171,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 func (s *Server) serve(ctx context.Context, t mcp.Transport) error {
 	err := s.mcp.Run(ctx, t)
 	s.jobs.close()
+	s.closeWorkspaces()
 	s.idleMu.Lock()
 	s.idle.Stop()
 	s.idleMu.Unlock()
@@ -380,6 +385,7 @@ func reportSchema(desc string) *jsonschema.Schema {
 			"status":    str(),
 			"exit_code": {Type: "integer"},
 			"job":       {Type: "integer", Description: "the job id, while the command runs in the background and for output and kill"},
+			"hint":      {Type: "string", Description: "what to do next, while the command runs in the background: call output or kill with the job id"},
 		},
 		Required: []string{"decision", "status"},
 	}
@@ -404,7 +410,8 @@ func refusedForRoots(why string) *mcp.CallToolResult {
 // structured content (a typed result always would, and it would have to
 // fit the schema).
 func (s *Server) check(ctx context.Context, req *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, any, error) {
-	if why := s.roots.check(ctx, req.Session, req.Session.InitializeParams().Capabilities); why != "" {
+	s, why := s.forCall(ctx, req)
+	if why != "" {
 		return refusedForRoots(why), nil, nil
 	}
 	g, err := s.p.DecideGateway()
@@ -412,11 +419,25 @@ func (s *Server) check(ctx context.Context, req *mcp.CallToolRequest, in checkIn
 		return toolError("%s", projectError(err)), nil, nil
 	}
 	r := g.Check(in.Command, in.Dir)
+	s.logDecision(req, r)
 	out := checkOutput{Decision: string(r.Decision), Rule: r.Rule, Reason: r.Reason, Advice: r.Advice, Argv: r.Argv, Word: r.Word}
 	if out.Argv == nil {
 		out.Argv = []string{}
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: blockText(r, report.Options{DryRun: true})}}}, out, nil
+}
+
+// logDecision appends r to the project's decision log (entry mcp, the
+// client's name as the agent). A failure to write it goes to clada's
+// own log, never to the client.
+func (s *Server) logDecision(req *mcp.CallToolRequest, r *gateway.Result) {
+	agent := ""
+	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+		agent = p.ClientInfo.Name
+	}
+	if err := s.p.Log(s.p.LogEntry(decisionlog.EntryMCP, agent, r)); err != nil {
+		fmt.Fprintf(s.log, "clada: decision log: %v\n", err)
+	}
 }
 
 // projectError words an error opening the project's files, with its hint.
@@ -430,7 +451,8 @@ func projectError(err error) string {
 
 func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput) (*mcp.CallToolResult, any, error) {
 	caps := req.Session.InitializeParams().Capabilities
-	if why := s.roots.check(ctx, req.Session, caps); why != "" {
+	s, why := s.forCall(ctx, req)
+	if why != "" {
 		return refusedForRoots(why), nil, nil
 	}
 	wait := s.p.Config.BackgroundAfter
@@ -492,7 +514,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 		// "never" answer.
 		defer x.Output.Close()
 		var f *finished
-		g.Execute(ctx, plan, x, func(r *gateway.Result) { f = finish(r, opts) })
+		g.Execute(ctx, plan, x, func(r *gateway.Result) { f = finish(r, opts); s.logDecision(req, r) })
 		if f == nil {
 			f = finish(r, opts)
 		}
@@ -503,7 +525,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 	j, err := s.jobs.start(view, func(ctx context.Context) *finished {
 		defer x.Output.Close() // trims the saved history
 		var f *finished
-		g.Execute(ctx, plan, x, func(r *gateway.Result) { f = finish(r, opts) })
+		g.Execute(ctx, plan, x, func(r *gateway.Result) { f = finish(r, opts); s.logDecision(req, r) })
 		if f == nil { // not executed: cannot happen for a valid plan
 			f = finish(r, opts)
 		}
@@ -516,21 +538,52 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	select {
-	case <-j.done:
-	case <-timer.C:
-		if s.jobs.toBackground(j) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: jobText(j, nil)}}}, jobObject(j, nil), nil
+	// A client that sent a progress token hears, every progressEvery,
+	// that the command still runs (Codex shows it, and a client may
+	// extend its own timeout on it).
+	var tick <-chan time.Time
+	token := req.Params.GetProgressToken()
+	if token != nil {
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		tick = t.C
+	}
+wait:
+	for {
+		select {
+		case <-j.done:
+			break wait
+		case <-tick:
+			running := time.Since(j.started)
+			req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
+				Progress: running.Seconds(), Message: progressMessage(r, running, wait)})
+		case <-timer.C:
+			if s.jobs.toBackground(j) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: jobText(j, nil)}}}, jobObject(j, nil), nil
+			}
+			<-j.done
+			break wait
+		case <-ctx.Done():
+			// The client cancelled the call or went away: the command
+			// stops with it, as at the terminal with Ctrl-C.
+			s.jobs.stop(j, errCanceled)
+			break wait
 		}
-		<-j.done
-	case <-ctx.Done():
-		// The client cancelled the call or went away: the command
-		// stops with it, as at the terminal with Ctrl-C.
-		s.jobs.stop(j, errCanceled)
 	}
 	f := s.jobs.result(j)
 	res := &mcp.CallToolResult{IsError: f.failed, Content: []mcp.Content{&mcp.TextContent{Text: f.text}}}
 	return res, f.block, nil
+}
+
+// progressEvery is how often run reports progress on a command that is
+// still running, to a client that asked for it (a progress token).
+const progressEvery = time.Second
+
+// progressMessage is a progress notification's text: what runs, for how
+// long, and when it becomes a background job.
+func progressMessage(r *gateway.Result, running, wait time.Duration) string {
+	return fmt.Sprintf("clada: `%s` running for %s; it goes on as a background job after %s",
+		r.Command, running.Round(time.Second), wait.Round(100*time.Millisecond))
 }
 
 // willStart reports whether Execute will start r's command: it is allowed,

@@ -23,7 +23,9 @@ import (
 // spec (flags, forbid, ask_flags, find's tests) or listed in
 // testdata/options_known.txt with the reason it is deliberately not
 // allowed. So a new option of a program, or one the spec's author missed,
-// is decided by a person rather than left to "unknown flag".
+// is decided by a person rather than left to "unknown flag". A line of
+// that file the installed program does not document is only logged: an
+// older version of the program may lack it.
 //
 // Linux only: the specs' flags are GNU's (the BSD dialect is described by
 // bsd_flags, checked by the examples). A program missing here is listed in
@@ -103,7 +105,9 @@ func TestSpecsAgainstPrograms(t *testing.T) {
 		prog, _, _ := strings.Cut(k, "\t")
 		first, _, _ := strings.Cut(prog, " ")
 		if !seen[k] && !slices.Contains(missing, first) {
-			t.Errorf("testdata/options_known.txt lists %q, which no installed program documents any more (or the spec now has it): remove the line", strings.Replace(k, "\t", " ", 1))
+			// Logged, not failed: an older version of the program (another
+			// distribution, CI) may lack an option a newer one documents.
+			t.Logf("testdata/options_known.txt lists %q, which the installed program does not document (an older version, or the spec now has it)", strings.Replace(k, "\t", " ", 1))
 		}
 	}
 	if len(missing) > 0 {

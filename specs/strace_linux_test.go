@@ -274,3 +274,77 @@ var straceSystem = map[string][]string{
 	"journalctl": {"/var/log/journal/", "/run/log/journal/", "/etc/machine-id", "/proc/", "/run/systemd/", "/etc/systemd/", "/var/lib/systemd/", "/usr/lib/systemd/", "/lib/systemd/"},
 	"systemctl":  {"/run/systemd/", "/etc/systemd/", "/usr/lib/systemd/", "/lib/systemd/", "/usr/local/lib/systemd/", "/etc/init.d/", "/run/dbus/", "/var/run/dbus/", "/proc/", "/run/user/", "/etc/machine-id", "/var/lib/systemd/"},
 }
+
+// TestAwkUnderStrace extends the differential test to awk programs (issue
+// 29): programs the awk checker allows, with the options and operands the
+// spec allows, run under strace with the installed awk (mawk, gawk, busybox)
+// and must open nothing outside the project, write nothing and run
+// nothing. The programs it asks run too, without clada, so that the test
+// is known to see what they do.
+func TestAwkUnderStrace(t *testing.T) {
+	strace := straceOrSkip(t)
+	if _, err := exec.LookPath("awk"); err != nil {
+		t.Skip("awk is not installed here")
+	}
+	s, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, base := straceFixture(t)
+	root := r.Root()
+	outside := filepath.Join(base, "outside", "secret")
+	if err := os.WriteFile(filepath.Join(root, "sum.awk"), []byte("{ s += length($0) } END { print s }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	allowed := [][]string{
+		{"awk", "{print $1}", "a.txt"},
+		{"awk", "-F:", "-v", "x=" + outside, "{print x, $1}", "a.txt", "b.txt"},
+		{"awk", "{print}", "f=" + outside, "a.txt"},
+		{"awk", "-f", "sum.awk", "a.txt"},
+		{"awk", "{ while ((getline line) > 0) n++ } END { print n }", "a.txt", "b.txt"},
+		{"awk", "BEGIN { for (i = 1; i < ARGC; i++) print ARGV[i] }", "a.txt"},
+		{"awk", "{ print > \"/dev/stderr\" }", "a.txt"},
+		{"awk", `/system\(/ { print "system(\"touch x\")", "print > \"f\"" }`, "a.txt"},
+		{"awk", "{ a[$1]++ } END { for (k in a) print k, a[k] }", "a.txt", "b.txt"},
+		{"awk", "{ print; fflush() }", "a.txt"},
+		{"awk", "BEGIN { ARGC = 1 } { print }", "a.txt"},
+	}
+	for _, argv := range allowed {
+		v := s.Check(argv, root, r)
+		if v.Outcome != Allow {
+			t.Errorf("%q = %v (%s), want allowed", argv, v.Outcome, v.Reason)
+			continue
+		}
+		bad, err := traceOne(strace, v.Exec, root, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bad) > 0 {
+			t.Errorf("%q (allowed) under strace: %q", argv, bad)
+		}
+	}
+	asked := []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"awk", "BEGIN { system(\"true\") }"}, "runs another program"},
+		{[]string{"awk", "{ print | \"cat\" }", "a.txt"}, "runs another program"},
+		{[]string{"awk", "BEGIN { \"true\" | getline }"}, "runs another program"},
+		{[]string{"awk", "BEGIN { getline l < \"" + outside + "\"; print l }"}, "opens a file outside the project"},
+		{[]string{"awk", "BEGIN { ARGV[1] = \"" + outside + "\"; ARGC = 2 } { print }", "a.txt"}, "opens a file outside the project"},
+		{[]string{"awk", "{ print > \".git/x\" }", "a.txt"}, "writes inside .git/"},
+	}
+	prog, _ := exec.LookPath("awk")
+	for _, c := range asked {
+		if v := s.Check(c.argv, root, r); v.Outcome != Ask {
+			t.Errorf("%q = %v (%s), want asked", c.argv, v.Outcome, v.Reason)
+		}
+		bad, err := traceOne(strace, append([]string{prog}, c.argv[1:]...), root, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(bad, "\n"), c.want) {
+			t.Errorf("%q under strace: %q, want a finding %q", c.argv, bad, c.want)
+		}
+	}
+}

@@ -51,6 +51,9 @@ var launchers = map[string]string{
 	"bundler":       "loads the Bundler plugins that the project's .bundle/ directory names",
 	"py.test":       "imports the project's conftest.py files, which add options, for --help and --version",
 	"flake8":        "loads the local plugins the project's configuration names to print their versions",
+	// Not a launcher, but no version query either: BSD yes prints its
+	// operand, --help too, forever.
+	"yes": "prints its operands forever on macOS and the BSDs, --help too",
 }
 
 // multiplexers are the files version managers install under every

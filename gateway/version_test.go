@@ -37,6 +37,7 @@ func TestVersionQuery(t *testing.T) {
 	write(filepath.Join(bin, "turbo"), "#!/usr/local/bin/bun\n")
 	write(filepath.Join(bin, "yarn"), "#!/bin/sh\n")
 	write(filepath.Join(bin, "rustc"), "\x7fELF")
+	write(filepath.Join(bin, "yes"), "\x7fELF")
 	write(filepath.Join(bin, "rustup"), "\x7fELF")
 	if err := os.Symlink(filepath.Join(bin, "rustup"), filepath.Join(bin, "tool-proxy")); err != nil {
 		t.Fatal(err)
@@ -79,6 +80,7 @@ func TestVersionQuery(t *testing.T) {
 		{"turbo --version", "ask", RuleNotInSpecs},
 		{"yarn --version", "ask", RuleNotInSpecs},
 		{"rustc --version", "ask", RuleNotInSpecs},
+		{"yes --help", "ask", RuleNotInSpecs}, // BSD yes prints --help forever
 		{"tool-proxy --version", "ask", RuleNotInSpecs},
 		{"ruby --version", "ask", RuleNotInSpecs},
 		// Inside the project, or not installed.

@@ -61,26 +61,47 @@ var gawkFuncs = func() map[string]any {
 // error (elsewhere they are the devices of the same name).
 var awkStdStreams = map[string]bool{"/dev/stdout": true, "/dev/stderr": true}
 
+// awkMaxNesting bounds the brackets of a program clada parses: GoAWK's
+// parser recurses on each, and a program of 100,000 parentheses takes it
+// seconds. Brackets in strings count too; such a program is only asked.
+const awkMaxNesting = 200
+
 // awkWhy checks an awk program (every source of one command, joined with
 // newlines, as awk concatenates them) and says why it is not a plain
-// read, "" when it is one.
-func awkWhy(src string) string {
+// read, "" when it is one. streams reports that the program prints to
+// "/dev/stdout" or "/dev/stderr", which gawk --sandbox refuses: such a
+// program runs without the guard.
+func awkWhy(src string) (why string, streams bool) {
+	depth, most := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '[', '{':
+			depth++
+			most = max(most, depth)
+		case ')', ']', '}':
+			depth--
+		}
+	}
+	if most > awkMaxNesting {
+		return fmt.Sprintf("the program nests brackets more than %d deep, too deep for clada to check", awkMaxNesting), false
+	}
 	prog, err := parser.ParseProgram([]byte(src), &parser.ParserConfig{Funcs: gawkFuncs})
 	if err != nil {
-		return "clada could not parse the program (" + err.Error() + "), so it cannot tell what it does: write it in POSIX awk"
+		return "clada could not parse the program (" + err.Error() + "), so it cannot tell what it does: write it in POSIX awk", false
 	}
 	w := &awkWalker{funcs: map[string]bool{}}
 	for _, f := range prog.Functions {
 		w.funcs[f.Name] = true
 	}
 	w.walk(reflect.ValueOf(&prog.Program), 0)
-	return w.why
+	return w.why, w.streams
 }
 
 // awkWalker walks a GoAWK syntax tree and keeps the first reason found.
 type awkWalker struct {
-	why   string
-	funcs map[string]bool // the program's own functions
+	why     string
+	funcs   map[string]bool // the program's own functions
+	streams bool            // prints to /dev/stdout or /dev/stderr
 }
 
 func (w *awkWalker) found(format string, args ...any) {
@@ -144,6 +165,9 @@ func nodeOf(v reflect.Value) (reflect.Value, string) {
 // strLit is the value of a string literal node ("", false otherwise).
 func strLit(v reflect.Value) (string, bool) {
 	n, name := nodeOf(v)
+	for name == "GroupingExpr" { // ("/dev/stderr")
+		n, name = nodeOf(field(n, "Expr"))
+	}
 	if name != "StrExpr" || field(n, "Regex").Bool() {
 		return "", false
 	}
@@ -181,6 +205,7 @@ func (w *awkWalker) node(name string, v reflect.Value) {
 			if s, ok := strLit(field(v, "Dest")); !ok || !awkStdStreams[s] {
 				w.found("%s > writes to a file (only /dev/stdout and /dev/stderr are plain output)", verb)
 			}
+			w.streams = true
 		}
 	case "GetlineExpr":
 		if _, n := nodeOf(field(v, "Command")); n != "" {

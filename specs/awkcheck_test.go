@@ -38,6 +38,10 @@ func TestAwkWhy(t *testing.T) {
 		{`{ print > "/dev/stderr" }`, ""},
 		{`{ printf "%s\n", $0 >> "/dev/stdout" }`, ""},
 		{`{ print; fflush() }`, ""},
+		{`{ print $1 > ("/dev/stderr") }`, ""},
+		{`{ print > ("/dev/std" "err") }`, "writes to a file"},
+		{"# a comment ending in a backslash does not continue \\\nBEGIN { system(\"id\") }", "system()"}, // as in mawk and gawk
+		{`/[/]/ { print }`, "could not parse"},                                                           // GoAWK ends the regex at the first /: asked, never misread
 		{`{ print; fflush("/dev/stdout") }`, ""},
 		{`{ print gensub(/(a)(b)/, "\\2\\1", "g") }`, ""},
 		{`BEGIN { print strftime("%Y", systime()) }`, ""},
@@ -96,9 +100,11 @@ func TestAwkWhy(t *testing.T) {
 		{`{ print $1`, "could not parse"},
 		{`BEGIN { x = asort(a) }`, "could not parse"},
 		{`function system(x) { }`, "could not parse"},
+		{"BEGIN { x = " + strings.Repeat("(", 201) + "1" + strings.Repeat(")", 201) + " }", "too deep"},
+		{"BEGIN { x = " + strings.Repeat("(", 150) + "1" + strings.Repeat(")", 150) + " }", ""},
 	}
 	for _, tt := range tests {
-		got := awkWhy(tt.prog)
+		got, _ := awkWhy(tt.prog)
 		if tt.want == "" && strings.Contains(tt.prog, "SYMTAB[\"ENV\" \"IRON\"]") {
 			// GoAWK has no arrays of arrays: gawk's SYMTAB[...][...] does
 			// not parse, and is asked.
@@ -224,6 +230,12 @@ func TestAwkGuard(t *testing.T) {
 		}
 		if v.Outcome != Allow || !slices.Equal(v.Exec, want) {
 			t.Errorf("%s: awk '{print $1}' = %v %q (%s), want allow %q", prog, v.Outcome, v.Exec, v.Reason, want)
+		}
+		// gawk --sandbox refuses print > "/dev/stderr": such a program
+		// runs without the guard.
+		v = s.Check([]string{"awk", "{ print > \"/dev/stderr\" }", "a.txt"}, root, r)
+		if v.Outcome != Allow || !slices.Equal(v.Exec, []string{prog, "{ print > \"/dev/stderr\" }", "a.txt"}) {
+			t.Errorf("%s: awk print > /dev/stderr = %v %q (%s), want allow without --sandbox", prog, v.Outcome, v.Exec, v.Reason)
 		}
 		v = s.Check([]string{"awk", "BEGIN { system(\"id\") }"}, root, r)
 		if v.Outcome != Ask || !slices.Equal(v.Exec, []string{"awk", "BEGIN { system(\"id\") }"}) || !strings.Contains(v.Reason, "system()") {

@@ -392,10 +392,15 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 						Advice: "copy the program into the project, or give it inline"}
 				}
 			}
-			if why = sp.checkScript(files, append(p.scripts, ops[:npos]...)); why != "" {
+			var streams bool
+			if why, streams = sp.checkScript(files, append(p.scripts, ops[:npos]...)); why != "" {
 				v.Outcome, v.Rule, v.Reason, v.Arg = Ask, RuleSpecAsk, why, ""
 				v.Advice = "print to standard output and let the shell redirect it, read only the files named as operands, or wait for the person to approve; `clada allow '" + sp.name + " *'` consents to every " + sp.name + " program from now on"
 				return v
+			}
+			if streams {
+				// gawk --sandbox refuses print > "/dev/stderr" too.
+				v.Exec = sp.dropGuard(v.Exec)
 			}
 		}
 	}

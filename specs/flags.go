@@ -60,9 +60,11 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 			return p, sp.optionAfterOperand(a, p.operands[0])
 		}
 		switch {
-		case done && !dashDone && sp.subs == nil && len(a) > 1 && a[0] == '-':
+		case done && !dashDone && sp.subs == nil && len(a) > 1 && a[0] == '-' && !sp.ask:
 			// xxd a.txt -p: without permutation, a flag after an
-			// operand is a file name to the program.
+			// operand is a file name to the program. (An asked runner
+			// without permutation, npx, hands everything after its
+			// first operand to the program it runs: operands.)
 			return p, &DeniedError{Rule: RuleSpec, Arg: a,
 				Reason: fmt.Sprintf("%s takes %s after an operand as a file name, not as a flag", sp.name, a),
 				Advice: "put every flag before the operands (" + sp.name + " " + a + " FILE), or write -- before a file named " + a}

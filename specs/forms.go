@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -392,12 +393,26 @@ func (s *Set) guarded(sp *spec, v Verdict, prog string, lookErr error, r *Resolv
 // and runs without it elsewhere (mawk, BWK awk); an asked one runs without
 // it, so that what the person approves (system(), print > f) is what runs.
 func (s *Set) checkedGuard(sp *spec, v Verdict, prog string, lookErr error, r *Resolver) Verdict {
-	if v.Outcome == Allow && lookErr == nil && s.guardWorks(sp, prog, r) {
+	if !sp.hasGuard(v.Exec) || (v.Outcome == Allow && lookErr == nil && s.guardWorks(sp, prog, r)) {
 		return v
 	}
-	n := 1 + len(sp.harden)
-	v.Exec = append(v.Exec[:n:n], v.Exec[n+len(sp.guard):]...)
+	v.Exec = sp.dropGuard(v.Exec)
 	return v
+}
+
+// hasGuard says whether exec, as execFor built it, holds sp's guard.
+func (sp *spec) hasGuard(exec []string) bool {
+	n := 1 + len(sp.harden)
+	return len(sp.guard) > 0 && len(exec) >= n+len(sp.guard) && slices.Equal(exec[n:n+len(sp.guard)], sp.guard)
+}
+
+// dropGuard returns exec without sp's guard.
+func (sp *spec) dropGuard(exec []string) []string {
+	if !sp.hasGuard(exec) {
+		return exec
+	}
+	n := 1 + len(sp.harden)
+	return append(exec[:n:n], exec[n+len(sp.guard):]...)
 }
 
 // guardWorks runs the probes of sp's guard once per Set: the program,

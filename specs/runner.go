@@ -509,35 +509,36 @@ func (sp *spec) scriptWhy(inline []string, files []Path) string {
 // pattern flags), joined with newlines as awk joins them. A program file
 // clada cannot read whole (missing, not a regular file, such as - for
 // standard input, or over maxScriptFile) is asked: what awk would run is
-// unknown. "" when the program passes.
-func (sp *spec) checkScript(files []Path, inline []string) string {
+// unknown. "" when the program passes; streams as awkWhy's.
+func (sp *spec) checkScript(files []Path, inline []string) (why string, streams bool) {
 	var src []string
 	for _, f := range files {
 		fi, err := os.Stat(f.Resolved)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return fmt.Sprintf("%s's program file %s does not exist, so clada cannot check what it does", sp.name, f.Arg)
+			return fmt.Sprintf("%s's program file %s does not exist, so clada cannot check what it does", sp.name, f.Arg), false
 		case err != nil:
-			return fmt.Sprintf("%s's program file %s could not be read (%v), so clada cannot check what it does", sp.name, f.Arg, err)
+			return fmt.Sprintf("%s's program file %s could not be read (%v), so clada cannot check what it does", sp.name, f.Arg, err), false
 		case !fi.Mode().IsRegular():
-			return fmt.Sprintf("%s's program file %s is not a regular file, so clada cannot check what it does", sp.name, f.Arg)
+			return fmt.Sprintf("%s's program file %s is not a regular file, so clada cannot check what it does", sp.name, f.Arg), false
 		case fi.Size() > maxScriptFile:
-			return fmt.Sprintf("%s's program file %s is too large for clada to check", sp.name, f.Arg)
+			return fmt.Sprintf("%s's program file %s is too large for clada to check", sp.name, f.Arg), false
 		}
 		data, err := os.ReadFile(f.Resolved)
 		if err != nil {
-			return fmt.Sprintf("%s's program file %s could not be read (%v), so clada cannot check what it does", sp.name, f.Arg, err)
+			return fmt.Sprintf("%s's program file %s could not be read (%v), so clada cannot check what it does", sp.name, f.Arg, err), false
 		}
 		src = append(src, string(data))
 	}
 	src = append(src, inline...)
 	if len(src) == 0 {
-		return "" // no program: awk prints its usage
+		return "", false // no program: awk prints its usage
 	}
-	if why := awkWhy(strings.Join(src, "\n")); why != "" {
-		return sp.name + " program: " + why
+	why, streams = awkWhy(strings.Join(src, "\n"))
+	if why != "" {
+		return sp.name + " program: " + why, false
 	}
-	return ""
+	return "", streams
 }
 
 // isAwkAssign says whether an awk operand is an assignment NAME=VALUE,

@@ -409,3 +409,48 @@ func TestGeminiMCPTrust(t *testing.T) {
 		exists(t, filepath.Join(project, ".git", "HEAD"))
 	}
 }
+
+// TestGeminiPolicyAlone is the attack on clada's policy rule: the rule
+// without the hook (clada's hook removed from the project, or failing),
+// and a model that writes the `clada exec` prefix itself to slip a second
+// command past Gemini CLI. Gemini CLI splits a command line and the rule
+// matches only a line that is one clada exec command; that one, clada exec
+// decides again.
+func TestGeminiPolicyAlone(t *testing.T) {
+	t.Parallel() // the latency test runs first, alone
+	gemini := agente2e.Agent(t, npmDir, "@google/gemini-cli", "gemini")
+	bin := agente2e.Clada(t)
+	project := agente2e.Project(t, nil)
+	h := home(t, bin, project, false)
+	// Install in another project: the rule lands in the home, the hook
+	// does not reach this project.
+	other := agente2e.Project(t, nil)
+	agente2e.Run(t, other, []string{"HOME=" + h}, filepath.Join(bin, "clada"), "hook", "install", "gemini")
+	self := filepath.Join(bin, "clada") + " exec --root " + project + " --dir " + project + " --"
+	cases := []struct {
+		command, marker string
+		ran             bool
+	}{
+		{self + " ls && touch pwned1", "pwned1", false},
+		{self + " ls; touch pwned2", "pwned2", false},
+		{self + " ls $(touch pwned3)", "pwned3", false},
+		{self + " ls\ntouch pwned4", "pwned4", false},
+		{self + " touch single", "single", true},   // one clada exec command: allowed, and clada allows touch
+		{self + " rm -rf .git", ".git/HEAD", true}, // allowed by the rule, refused by clada exec: .git stays
+	}
+	var turns [][]map[string]any
+	for _, c := range cases {
+		turns = append(turns, call(c.command))
+	}
+	s := runGeminiArgs(t, gemini, project, h, turns, nil)
+	got := s.model.responses()
+	for i, c := range cases {
+		if _, err := os.Stat(filepath.Join(project, c.marker)); (err == nil) != c.ran {
+			t.Errorf("%q: %s exists = %v; the model received: %.500s", c.command, c.marker, err == nil, got[i])
+		}
+	}
+	has(t, got[5], "protected-path")
+	if t.Failed() {
+		t.Logf("the model received for rm -rf .git: %.1000s", got[5])
+	}
+}

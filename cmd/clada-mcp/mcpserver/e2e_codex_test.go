@@ -53,9 +53,13 @@ func TestMCPResultForModel(t *testing.T) {
 
 	// Asked, approved, ran: the decision's advice ("the person can
 	// approve it …") is gone, the approval is there.
-	out := structured(t, s.call("run", map[string]any{"command": "./mark.sh"}))
+	res := s.call("run", map[string]any{"command": "./mark.sh"})
+	out := structured(t, res)
 	if _, ok := out["advice"]; ok || out["approved_by"] != "yes" || out["exit_code"] != float64(0) {
 		t.Errorf("approved and ran: %v", out)
+	}
+	if strings.Contains(text(res), "approve it") {
+		t.Errorf("the text of an approved command still tells how to approve it:\n%s", text(res))
 	}
 	// Asked and not approved keeps its advice: the model must learn how.
 	e.answer = answer("accept", "no")
@@ -65,7 +69,7 @@ func TestMCPResultForModel(t *testing.T) {
 	}
 
 	// git runs with a dozen hardening arguments; the model gets argv.
-	res := s.call("run", map[string]any{"command": "git status"})
+	res = s.call("run", map[string]any{"command": "git status"})
 	out = structured(t, res)
 	for _, k := range []string{"exec", "type", "index", "line", "source"} {
 		if _, ok := out[k]; ok {
@@ -180,6 +184,21 @@ func TestMCPCodexWorkspace(t *testing.T) {
 	res = s.callMeta("run", map[string]any{"command": "touch here"}, nil)
 	if _, err := os.Stat(filepath.Join(start, "here")); err != nil || res.IsError {
 		t.Errorf("without a workspace: %v\n%s", err, text(res))
+	}
+
+	// A workspace in no project (no git, no .clada/) is not taken as a
+	// root: outside the served root, the call is refused.
+	plain := t.TempDir()
+	res = s.callMeta("run", map[string]any{"command": "touch plain"}, codexMeta(plain, nil))
+	if !res.IsError || !strings.Contains(text(res), "workspace "+plain+" is outside the project root") {
+		t.Errorf("a workspace in no project: isError %v\n%s", res.IsError, text(res))
+	}
+	if _, err := os.Stat(filepath.Join(plain, "plain")); err == nil {
+		t.Error("ran in a workspace that is no project")
+	}
+	res = s.callMeta("run", map[string]any{"command": "touch plain"}, codexMeta("/", nil))
+	if !res.IsError {
+		t.Errorf("the workspace / was served:\n%s", text(res))
 	}
 
 	// --root fixes the root: a workspace outside it refuses run.

@@ -17,9 +17,10 @@ import (
 //	"_meta": {"x-codex-turn-metadata": {"workspaces": {"/abs/dir": {…}}, …}, "progressToken": 1, …}
 //
 // clada mcp takes those directories where it would take roots. Started
-// without --root, it serves the project of the workspace (the nearest
+// without --root, it serves the project of the workspace (the outermost
 // .clada/ up to the git top level, as clada finds a root from a working
-// directory): Codex starts the server in the directory it was started in
+// directory; a workspace in neither is no project, and must lie inside
+// the root clada mcp serves): Codex starts the server in the directory it was started in
 // (`codex -C sub` starts it in sub), which may lie below the project, or
 // in another project than the one a later turn works on. Started with
 // --root, the person fixed the root: a workspace outside it refuses run
@@ -52,19 +53,28 @@ func (s *Server) forCall(ctx context.Context, req *mcp.CallToolRequest) (*Server
 	if len(dirs) == 0 {
 		return s, ""
 	}
-	if s.o.Root != "" {
+	inside := func(why string) (*Server, string) {
 		for _, d := range dirs {
-			if why := outside(s.roots.root, "file://"+filepath.ToSlash(d)); why != "" {
-				return nil, fmt.Sprintf("the client's workspace %s is outside the project root %s that clada mcp serves (--root)", d, s.p.Root)
+			if outside(s.roots.root, "file://"+filepath.ToSlash(d)) != "" {
+				return nil, fmt.Sprintf("the client's workspace %s is outside the project root %s that clada mcp serves (%s)", d, s.p.Root, why)
 			}
 		}
 		return s, ""
 	}
-	root, _ := project.FindRoot(dirs[0])
+	if s.o.Root != "" {
+		return inside("--root")
+	}
+	root, how := project.FindRoot(dirs[0])
 	for _, d := range dirs[1:] {
 		if r, _ := project.FindRoot(d); r != root {
 			return nil, fmt.Sprintf("the client's workspaces %s and %s belong to different projects (%s and %s)", dirs[0], d, root, r)
 		}
+	}
+	if how == "working directory" {
+		// No .clada/ and no git work tree above it: a directory, not a
+		// project (a home, or /). clada mcp does not take one as its
+		// root from the client; it must lie inside the root it serves.
+		return inside("the workspace is in no git work tree and has no .clada/")
 	}
 	return s.serverFor(root)
 }

@@ -149,7 +149,7 @@ func TestCodex(t *testing.T) {
 			has(t, shown, "alpha content", "allowed (spec)")
 		}},
 		{"quotes and unicode", run(`touch 'mä "q" ✓.txt'`), "completed", func(t *testing.T, got, shown string) {
-			exists(t, filepath.Join(project, unicode))
+			agente2e.Exists(t, filepath.Join(project, unicode))
 		}},
 		{"read outside", run("cat ../secret.txt"), "failed", func(t *testing.T, got, shown string) {
 			// codex exec declines clada's question (elicitation): nobody
@@ -159,15 +159,15 @@ func TestCodex(t *testing.T) {
 		}},
 		{"composition", run("echo one && touch comp-marker"), "completed", func(t *testing.T, got, shown string) {
 			has(t, got, `"stdout":"one\n"`)
-			exists(t, filepath.Join(project, "comp-marker"))
+			agente2e.Exists(t, filepath.Join(project, "comp-marker"))
 		}},
 		{"asked", run(`python3 -c 'open("asked-marker", "w")'`), "failed", func(t *testing.T, got, shown string) {
 			has(t, got, `"rule":"wrapper"`, `"status":"not-approved"`, `"advice":"the person did not approve it`)
-			absent(t, filepath.Join(project, "asked-marker"))
+			agente2e.Absent(t, filepath.Join(project, "asked-marker"))
 		}},
 		{"rm -rf .git", run("rm -rf .git"), "failed", func(t *testing.T, got, shown string) {
 			has(t, got, `"decision":"deny"`, `"rule":"protected-path"`, `"advice":`)
-			exists(t, filepath.Join(project, ".git", "HEAD"))
+			agente2e.Exists(t, filepath.Join(project, ".git", "HEAD"))
 			has(t, shown, "protected-path")
 		}},
 		{"git, no hardening list", run("git status"), "completed", func(t *testing.T, got, shown string) {
@@ -182,7 +182,7 @@ func TestCodex(t *testing.T) {
 		// commands that ran before make this one job 5.
 		{"kill the job", turn{Tool: "kill", Args: map[string]any{"job": 5}}, "completed", func(t *testing.T, got, shown string) {
 			has(t, got, `"status":"killed"`, `"job":5`)
-			absent(t, filepath.Join(project, "slow-marker"))
+			agente2e.Absent(t, filepath.Join(project, "slow-marker"))
 		}},
 		{"large output", run("cat big.txt"), "completed", func(t *testing.T, got, shown string) {
 			has(t, got, "the last line", `"stdout_elided_bytes":`, `"stdout_file":".clada/out/`)
@@ -229,7 +229,7 @@ func TestCodexApprovalMode(t *testing.T) {
 	bin := agente2e.Clada(t)
 	project := agente2e.Project(t, nil)
 	s := runCodex(t, codex, bin, project, t.TempDir(), "", []turn{run("touch made")})
-	absent(t, filepath.Join(project, "made"))
+	agente2e.Absent(t, filepath.Join(project, "made"))
 	got := s.model.outputs()
 	t.Logf("without the approval mode, the model received: %s", got[0])
 	if strings.Contains(got[0], `"status":"ran"`) {
@@ -250,20 +250,6 @@ func lacks(t *testing.T, got, unwanted string) {
 	t.Helper()
 	if strings.Contains(got, unwanted) {
 		t.Errorf("has %q", unwanted)
-	}
-}
-
-func exists(t *testing.T, path string) {
-	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		t.Errorf("%s was not made: %v", path, err)
-	}
-}
-
-func absent(t *testing.T, path string) {
-	t.Helper()
-	if _, err := os.Stat(path); err == nil {
-		t.Errorf("%s was made: the command ran", path)
 	}
 }
 

@@ -177,7 +177,7 @@ func TestGemini(t *testing.T) {
 		}},
 		{"quotes and unicode", `touch 'mä "q" ✓.txt'`, func(t *testing.T, got string, res event) {
 			ok(t, res)
-			exists(t, filepath.Join(project, unicode))
+			agente2e.Exists(t, filepath.Join(project, unicode))
 		}},
 		{"read outside", "cat ../secret.txt", func(t *testing.T, got string, res event) {
 			blocked(t, res)
@@ -187,22 +187,22 @@ func TestGemini(t *testing.T) {
 		{"composition", "echo one && touch comp-marker", func(t *testing.T, got string, res event) {
 			ok(t, res)
 			has(t, got, "one")
-			exists(t, filepath.Join(project, "comp-marker"))
+			agente2e.Exists(t, filepath.Join(project, "comp-marker"))
 		}},
 		{"asked, headless", `python3 -c 'open("asked-marker", "w")'`, func(t *testing.T, got string, res event) {
 			blocked(t, res)
 			has(t, got, "clada denied this command (rule wrapper)", "Gemini CLI runs headless", "clada allow \"python3 -c 'open(")
-			absent(t, filepath.Join(project, "asked-marker"))
+			agente2e.Absent(t, filepath.Join(project, "asked-marker"))
 		}},
 		{"rm -rf .git", "rm -rf .git", func(t *testing.T, got string, res event) {
 			blocked(t, res)
 			has(t, got, "rule protected-path", "`.git`")
-			exists(t, filepath.Join(project, ".git", "HEAD"))
+			agente2e.Exists(t, filepath.Join(project, ".git", "HEAD"))
 		}},
 		{"long-running", "./slow.sh", func(t *testing.T, got string, res event) {
 			ok(t, res)
 			has(t, got, "slow done")
-			exists(t, filepath.Join(project, "slow-marker"))
+			agente2e.Exists(t, filepath.Join(project, "slow-marker"))
 		}},
 		{"large output", "cat big.txt", func(t *testing.T, got string, res event) {
 			// Gemini CLI 0.61.0 writes this tool_result event as a
@@ -272,20 +272,6 @@ func lacks(t *testing.T, got, unwanted string) {
 	t.Helper()
 	if strings.Contains(got, unwanted) {
 		t.Errorf("the model received %q", unwanted)
-	}
-}
-
-func exists(t *testing.T, path string) {
-	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		t.Errorf("%s was not made: %v", path, err)
-	}
-}
-
-func absent(t *testing.T, path string) {
-	t.Helper()
-	if _, err := os.Stat(path); err == nil {
-		t.Errorf("%s was made: the command ran", path)
 	}
 }
 
@@ -360,7 +346,7 @@ func TestGeminiPolicy(t *testing.T) {
 	ok(t, results[0])
 	has(t, got[0], "alpha content", "modified by a hook")
 	ok(t, results[1])
-	exists(t, filepath.Join(project, "made"))
+	agente2e.Exists(t, filepath.Join(project, "made"))
 	blocked(t, results[2])
 	has(t, got[2], "clada denied this command (rule not-in-specs)", "Gemini CLI runs headless")
 }
@@ -399,14 +385,14 @@ func TestGeminiMCPTrust(t *testing.T) {
 		s := runGeminiArgs(t, gemini, project, h, turns, nil)
 		got := s.model.responses()
 		if !trust {
-			absent(t, filepath.Join(project, "made"))
+			agente2e.Absent(t, filepath.Join(project, "made"))
 			has(t, got[0], "not found")
 			continue
 		}
-		exists(t, filepath.Join(project, "made"))
+		agente2e.Exists(t, filepath.Join(project, "made"))
 		has(t, got[0], "$ touch made", "allowed (spec)")
 		has(t, got[1], "rule protected-path")
-		exists(t, filepath.Join(project, ".git", "HEAD"))
+		agente2e.Exists(t, filepath.Join(project, ".git", "HEAD"))
 	}
 }
 

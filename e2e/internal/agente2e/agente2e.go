@@ -199,3 +199,21 @@ func StatsOf(ds []time.Duration) Stats {
 	}
 	return Stats{Median: m, Min: s[0], Max: s[len(s)-1]}
 }
+
+// Exists fails the test when path, a marker a command was to make, is
+// not there.
+func Exists(t testing.TB, path string) {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("%s was not made: %v", path, err)
+	}
+}
+
+// Absent fails the test when path, a marker a refused command would have
+// made, is there: the command ran.
+func Absent(t testing.TB, path string) {
+	t.Helper()
+	if _, err := os.Stat(path); err == nil {
+		t.Errorf("%s was made: the command ran", path)
+	}
+}

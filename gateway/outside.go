@@ -48,7 +48,7 @@ func (g *Gateway) outsideChecked(who string, v Verdict, reads, touched []specs.P
 		return v
 	}
 	for _, p := range touched {
-		if within(g.Root(), p.Resolved) {
+		if _, in := relInside(g.Root(), p.Resolved); in {
 			continue
 		}
 		// A secret in a granted directory is asked as in the project
@@ -97,14 +97,15 @@ func (g *Gateway) forbiddenRead(p specs.Path, secrets bool) string {
 		for _, h := range homes {
 			for _, c := range sandbox.CredentialStores {
 				store := filepath.Join(h, filepath.FromSlash(c))
-				if within(store, p.Resolved) {
+				if _, in := relInside(store, p.Resolved); in {
 					return fmt.Sprintf("%s is in %s, a credential store outside the project, which no command clada runs may read", p.Arg, store)
 				}
 			}
 		}
 	}
 	for _, s := range systemSecrets {
-		if ok, _ := filepath.Match(s, p.Resolved); ok || within(s, p.Resolved) {
+		_, in := relInside(s, p.Resolved)
+		if match, _ := filepath.Match(s, p.Resolved); in || match {
 			return fmt.Sprintf("%s holds the system's secrets (%s), which no command clada runs may read", p.Arg, s)
 		}
 	}
@@ -126,15 +127,6 @@ var systemSecrets = []string{
 	"/var/lib/sss", "/etc/krb5.keytab",
 	// A process's environment and memory: the tokens the person exported.
 	"/proc/*/environ", "/proc/*/mem", "/proc/*/task/*/environ", "/proc/*/task/*/mem", "/proc/kcore",
-}
-
-// within reports whether p is dir or below it.
-func within(dir, p string) bool {
-	if p == dir {
-		return true
-	}
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // runsCodeOutside refuses a command its spec asks about (it runs code: a

@@ -90,16 +90,9 @@ func (g *Gateway) outsideChecked(who string, v Verdict, reads, touched []specs.P
 // directory), a file the secrets rule names.
 func (g *Gateway) forbiddenRead(p specs.Path, secrets bool) string {
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		homes := []string{filepath.Clean(home)}
-		if r, err := filepath.EvalSymlinks(home); err == nil && r != homes[0] {
-			homes = append(homes, r)
-		}
-		for _, h := range homes {
-			for _, c := range sandbox.CredentialStores {
-				store := filepath.Join(h, filepath.FromSlash(c))
-				if _, in := relInside(store, p.Resolved); in {
-					return fmt.Sprintf("%s is in %s, a credential store outside the project, which no command clada runs may read", p.Arg, store)
-				}
+		for _, store := range sandbox.CredentialPaths(home) {
+			if _, in := relInside(store, p.Resolved); in {
+				return fmt.Sprintf("%s is in %s, a credential store outside the project, which no command clada runs may read", p.Arg, store)
 			}
 		}
 	}

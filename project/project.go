@@ -339,8 +339,7 @@ func (p *Project) resolveDirs() error {
 			case home != "" && (res == realHome || res == filepath.Clean(home)):
 				why = "it is your home directory, which holds your credentials and shell startup files"
 			default:
-				for _, c := range sandbox.CredentialStores {
-					store := filepath.Join(realHome, filepath.FromSlash(c))
+				for _, store := range sandbox.CredentialPaths(home) {
 					if _, in := Inside(store, res); in {
 						why = "it is in the credential store " + store
 					}

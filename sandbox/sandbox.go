@@ -302,6 +302,17 @@ func holds(dir, p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
+// CredentialPaths returns the credential stores under home (resolved
+// first, as New resolves it), as written and, where one is a link, where
+// it leads: what no confined command may read, and what the gate refuses
+// to let anyone grant or read outside the project.
+func CredentialPaths(home string) []string {
+	if h, err := filepath.EvalSymlinks(home); err == nil {
+		home = h
+	}
+	return credentialPaths(home)
+}
+
 // credentialPaths returns the credential stores under home, each as
 // written and, when it is a symbolic link, as resolved, so a link to
 // keys kept elsewhere hides them where they really are.

@@ -37,18 +37,9 @@ type netSession struct {
 //   - any other command, and one with no host to reach, gets none.
 func startNetwork(v Verdict, sb *sandbox.Sandbox) (*netSession, error) {
 	ns := &netSession{}
-	if sb == nil || sb.Mode() == sandbox.ModeOff || !sb.Support().Confines() {
-		return ns, nil // unconfined: the network is the command's anyway
-	}
-	chosen := v.Decision == Ask || v.Rule == RuleAllowedPattern
-	filters := sb.Support().FiltersNetwork()
-	switch {
-	case v.Grants.Network && (v.Grants.OpenNetwork || !filters):
-		ns.open = true
-		return ns, nil
-	case !filters, !v.Grants.Network && (!chosen || len(v.Grants.Hosts) == 0):
-		// A command the network is granted to gets the proxy even
-		// with no host, so that what it tried is reported by name.
+	open, proxied := netPlan(v, sb, v.Decision == Ask || v.Rule == RuleAllowedPattern)
+	if !proxied {
+		ns.open = open
 		return ns, nil
 	}
 	hosts := v.Grants.Hosts
@@ -71,6 +62,27 @@ func startNetwork(v Verdict, sb *sandbox.Sandbox) (*netSession, error) {
 	}
 	ns.proxy = p
 	return ns, nil
+}
+
+// netPlan says how v reaches the network under sb (see startNetwork):
+// the whole network (open), through a proxy for v.Grants.Hosts (proxied),
+// or neither. chosen says that the person chose the command (asked and
+// approved, or allowed by a pattern). Unconfined, the network is the
+// command's anyway, and neither is set.
+func netPlan(v Verdict, sb *sandbox.Sandbox, chosen bool) (open, proxied bool) {
+	if sb == nil || sb.Mode() == sandbox.ModeOff || !sb.Support().Confines() {
+		return false, false
+	}
+	filters := sb.Support().FiltersNetwork()
+	switch {
+	case v.Grants.Network && (v.Grants.OpenNetwork || !filters):
+		return true, false
+	case !filters, !v.Grants.Network && (!chosen || len(v.Grants.Hosts) == 0):
+		return false, false
+	}
+	// A command the network is granted to gets the proxy even with no
+	// host, so that what it tried is reported by name.
+	return false, true
 }
 
 // testHostsEnv maps host names to addresses for the proxy, as /etc/hosts

@@ -114,20 +114,16 @@ func SandboxPhrase(sb *sandbox.Sandbox, v Verdict) string {
 	if sb == nil {
 		return ""
 	}
-	c := sandbox.Command{Network: v.Grants.Network, Repository: v.Repository}
-	sup := sb.Support()
-	if sb.Mode() != sandbox.ModeOff && sup.FiltersNetwork() && !(v.Grants.Network && v.Grants.OpenNetwork) {
-		// An asked command, once approved, reaches its hosts through
-		// clada's proxy (startNetwork).
-		c.Network = false
-		if hosts := v.Grants.Hosts; len(hosts) > 0 {
-			if len(hosts) > 3 {
-				hosts = append(hosts[:3:3], "…")
-			}
-			return "sandboxed, network only to " + strings.Join(hosts, ", ")
+	// The person approving chooses the command: it runs as startNetwork
+	// then starts it.
+	open, proxied := netPlan(v, sb, true)
+	if hosts := v.Grants.Hosts; proxied && len(hosts) > 0 {
+		if len(hosts) > 3 {
+			hosts = append(hosts[:3:3], "…")
 		}
+		return "sandboxed, network only to " + strings.Join(hosts, ", ")
 	}
-	return sb.Phrase(c)
+	return sb.Phrase(sandbox.Command{Network: open || (v.Grants.Network && !proxied), Repository: v.Repository})
 }
 
 // cacheDirs are the cache directories v's grants name, absolute:

@@ -391,13 +391,15 @@ func TestMCPElicitation(t *testing.T) {
 
 // jobRoot is a project root whose commands.toml allows the scripts the job
 // tests run: slow.sh prints, sleeps and prints again; spawn.sh leaves a
-// grandchild in the background and records its pid.
+// grandchild in the background and records its own pid, then the
+// grandchild's (in that order: a test that waits for bg.pid finds fg.pid
+// written).
 func jobRoot(t *testing.T) string {
 	t.Helper()
 	root := newRoot(t)
 	writeFile(t, filepath.Join(root, ".clada", "commands.toml"), "allowed = ['./slow.sh *', './spawn.sh']\n", 0o644)
 	writeFile(t, filepath.Join(root, "slow.sh"), "#!/bin/sh\necho start $1\nsleep $1\necho end $1\n", 0o755)
-	writeFile(t, filepath.Join(root, "spawn.sh"), "#!/bin/sh\nsleep 60 &\necho $! > bg.pid\necho $$ > fg.pid\necho spawned\nsleep 60\n", 0o755)
+	writeFile(t, filepath.Join(root, "spawn.sh"), "#!/bin/sh\necho $$ > fg.pid\nsleep 60 &\necho $! > bg.pid\necho spawned\nsleep 60\n", 0o755)
 	return root
 }
 

@@ -7,14 +7,14 @@ package main
 // still does nothing: the row that shows what linking clada's own code
 // costs each start before it does any work.
 import (
-	_ "github.com/clada/clada/approve"
-	_ "github.com/clada/clada/gateway"
-	_ "github.com/clada/clada/guide"
-	_ "github.com/clada/clada/hook"
-	_ "github.com/clada/clada/parser"
-	_ "github.com/clada/clada/project"
-	_ "github.com/clada/clada/report"
-	_ "github.com/clada/clada/runner"
-	_ "github.com/clada/clada/sandbox"
-	_ "github.com/clada/clada/specs"
+	_ "github.com/clada/clada/internal/approve"
+	_ "github.com/clada/clada/internal/gateway"
+	_ "github.com/clada/clada/internal/guide"
+	_ "github.com/clada/clada/internal/hook"
+	_ "github.com/clada/clada/internal/parser"
+	_ "github.com/clada/clada/internal/project"
+	_ "github.com/clada/clada/internal/report"
+	_ "github.com/clada/clada/internal/runner"
+	_ "github.com/clada/clada/internal/sandbox"
+	_ "github.com/clada/clada/internal/specs"
 )

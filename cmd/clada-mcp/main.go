@@ -8,8 +8,8 @@ package main
 import (
 	"os"
 
-	"github.com/clada/clada/cmd/clada-mcp/mcpserver"
-	"github.com/clada/clada/sandbox"
+	"github.com/clada/clada/internal/mcpserver"
+	"github.com/clada/clada/internal/sandbox"
 )
 
 // version, when set at build time with -ldflags "-X main.version=…", is

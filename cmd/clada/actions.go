@@ -18,13 +18,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/clada/clada/approve"
-	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/decisionlog"
-	"github.com/clada/clada/parser"
-	"github.com/clada/clada/project"
-	"github.com/clada/clada/report"
-	"github.com/clada/clada/specs"
+	"github.com/clada/clada/internal/gateway"
+	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/project"
+	"github.com/clada/clada/internal/report"
+	"github.com/clada/clada/internal/specs"
 )
 
 type runOptions struct {

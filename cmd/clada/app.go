@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/clada/clada/approve"
+	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/suggest"
 	"github.com/urfave/cli/v2"
 )

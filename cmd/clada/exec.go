@@ -10,13 +10,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/clada/clada/gateway"
-	"github.com/clada/clada/hook"
 	"github.com/clada/clada/internal/decisionlog"
-	"github.com/clada/clada/parser"
-	"github.com/clada/clada/project"
-	"github.com/clada/clada/runner"
-	"github.com/clada/clada/sandbox"
+	"github.com/clada/clada/internal/gateway"
+	"github.com/clada/clada/internal/hook"
+	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/project"
+	"github.com/clada/clada/internal/runner"
+	"github.com/clada/clada/internal/sandbox"
 )
 
 // Exit codes of clada exec besides the command's own (README "clada

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clada/clada/approve"
-	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/internal/approve"
+	"github.com/clada/clada/internal/gateway"
 )
 
 // clada exec's exit code: the command's own when it ran, else the code

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/clada/clada/project"
+import "github.com/clada/clada/internal/project"
 
 // Exit codes (README "Exit codes"), the same for every front end, so they
 // live in package project. Scripts under testdata/script assert them.

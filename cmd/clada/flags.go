@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clada/clada/approve"
+	"github.com/clada/clada/internal/approve"
 )
 
 // parseTimeout reads --timeout as config.toml reads timeout: a Go

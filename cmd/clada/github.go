@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/clada/clada/report"
+	"github.com/clada/clada/internal/report"
 )
 
 // githubOptions reads the github format's options from the environment:

@@ -11,8 +11,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/clada/clada/hook"
-	"github.com/clada/clada/project"
+	"github.com/clada/clada/internal/hook"
+	"github.com/clada/clada/internal/project"
 )
 
 // agentHooks are the answering functions of clada hook AGENT, with the
@@ -188,7 +188,7 @@ func installOne(install bool, o hook.InstallOptions, stdout io.Writer) error {
 
 // geminiPolicyAction writes or removes, with Gemini CLI's hook, the policy
 // rule that lets the commands clada rewrote run without a second
-// confirmation (hook/gemini_policy.go). Gemini CLI reads it from your
+// confirmation (internal/hook/gemini_policy.go). Gemini CLI reads it from your
 // home only, for a project install too. A failure is reported, not fatal:
 // the hook works without it, with Gemini CLI confirming allowed commands
 // showing the rewritten line.

@@ -10,9 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/clada/clada/approve"
+	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/decisionlog"
-	"github.com/clada/clada/project"
+	"github.com/clada/clada/internal/project"
 )
 
 // logCommand is `clada log`: the project's decision log, filtered.

@@ -4,9 +4,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/clada/clada/gateway"
 	"github.com/clada/clada/internal/decisionlog"
-	"github.com/clada/clada/project"
+	"github.com/clada/clada/internal/gateway"
+	"github.com/clada/clada/internal/project"
 )
 
 // decisionLogger appends the decision log's lines for one clada run,

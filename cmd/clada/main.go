@@ -8,8 +8,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/clada/clada/runner"
-	"github.com/clada/clada/sandbox"
+	"github.com/clada/clada/internal/runner"
+	"github.com/clada/clada/internal/sandbox"
 )
 
 func main() {

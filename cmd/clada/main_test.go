@@ -18,10 +18,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/clada/clada/approve"
+	"github.com/clada/clada/internal/approve"
+	"github.com/clada/clada/internal/sandbox"
 	"github.com/clada/clada/internal/teststate"
 	"github.com/clada/clada/internal/testtmp"
-	"github.com/clada/clada/sandbox"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and scripts")

@@ -9,7 +9,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/clada/clada/project"
+	"github.com/clada/clada/internal/project"
 )
 
 // mcpProgram is the executable that serves clada mcp (cmd/clada-mcp).

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/clada/clada/gateway"
+	"github.com/clada/clada/internal/gateway"
 )
 
 // progress shows clada run's progress to the person at a terminal: which

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/clada/clada/guide"
+	"github.com/clada/clada/internal/guide"
 )
 
 type promptOptions struct {

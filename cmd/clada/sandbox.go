@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/clada/clada/sandbox"
+	"github.com/clada/clada/internal/sandbox"
 )
 
 // sandboxCommand is `clada sandbox` (also `clada doctor`): what this

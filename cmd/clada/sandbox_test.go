@@ -13,7 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/clada/clada/sandbox"
+	"github.com/clada/clada/internal/sandbox"
 )
 
 // sandboxCondition answers the scripts' [landlock] (the kernel confines

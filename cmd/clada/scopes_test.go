@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clada/clada/approve"
+	"github.com/clada/clada/internal/approve"
 )
 
 // TestScopes: the user scope's patterns work in a fresh project; a managed

@@ -13,7 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/clada/clada/approve"
+	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/testproc"
 )
 

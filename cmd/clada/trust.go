@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/clada/clada/approve"
-	"github.com/clada/clada/gateway"
-	"github.com/clada/clada/project"
-	"github.com/clada/clada/specs"
+	"github.com/clada/clada/internal/approve"
+	"github.com/clada/clada/internal/gateway"
+	"github.com/clada/clada/internal/project"
+	"github.com/clada/clada/internal/specs"
 )
 
 // trustAction is clada trust: it shows what each of the project's files

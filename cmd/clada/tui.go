@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/clada/clada/project"
+	"github.com/clada/clada/internal/project"
 )
 
 // hintError is an error of clada's own with advice for the person.

@@ -9,9 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/clada/clada/gateway"
-	"github.com/clada/clada/parser"
-	"github.com/clada/clada/project"
+	"github.com/clada/clada/internal/gateway"
+	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/project"
 )
 
 // whyCommand is `clada why 'COMMAND'`: clada check's decision, explained

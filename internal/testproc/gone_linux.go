@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clada/clada/sandbox"
+	"github.com/clada/clada/internal/sandbox"
 )
 
 // WaitGone fails the test unless the process whose pid is in pidFile is

@@ -116,7 +116,10 @@ func proxyDial(mapping string) func(ctx context.Context, network, addr string) (
 }
 
 // apply gives c the session's network: the whole network, or the proxy's
-// port.
+// port; where the sandbox can, in a network namespace of the command's
+// own whose one listener, on 127.0.0.1 at that port, the proxy serves
+// too (sandbox.Command.ProxyServe), so that the command reaches nothing
+// else: not another machine or loopback address on that port number.
 func (ns *netSession) apply(c *sandbox.Command) {
 	if ns == nil {
 		return
@@ -126,6 +129,7 @@ func (ns *netSession) apply(c *sandbox.Command) {
 	}
 	if ns.proxy != nil {
 		c.Proxy = ns.proxy.Port()
+		c.ProxyServe = ns.proxy.ServeFile
 	}
 }
 

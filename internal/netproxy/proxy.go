@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,6 +44,7 @@ type Options struct {
 type Proxy struct {
 	opts   Options
 	ln     net.Listener
+	more   []net.Listener // given by ServeFile; closed by Close
 	port   int
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -89,8 +91,35 @@ func Start(opts Options) (*Proxy, error) {
 		deciding: map[string]*decision{},
 	}
 	p.wg.Add(1)
-	go p.serve()
+	go p.serve(ln)
 	return p, nil
+}
+
+// ServeFile serves the proxy on one more listening socket, f, until
+// Close: a listener clada's sandbox made on 127.0.0.1:Port() in a
+// command's network namespace of its own, which that command reaches
+// instead of this listener (a socket stays in the namespace it was made
+// in, and any thread may accept on it). ServeFile takes f over: it is
+// closed, here or by Close (its duplicate, which the proxy keeps, is
+// closed by Close). It fails when f is not a listening socket or the
+// proxy is closed.
+func (p *Proxy) ServeFile(f *os.File) error {
+	ln, err := net.FileListener(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("netproxy: %w", err)
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		ln.Close()
+		return errors.New("netproxy: the proxy is closed")
+	}
+	p.more = append(p.more, ln)
+	p.wg.Add(1)
+	p.mu.Unlock()
+	go p.serve(ln)
+	return nil
 }
 
 // Addr is "127.0.0.1:PORT".
@@ -154,6 +183,9 @@ func (p *Proxy) Close() error {
 		p.closeErr = p.ln.Close()
 		p.mu.Lock()
 		p.closed = true
+		for _, ln := range p.more {
+			ln.Close()
+		}
 		for c := range p.conns {
 			c.Close()
 		}
@@ -190,11 +222,12 @@ func (p *Proxy) logf(format string, a ...any) {
 	}
 }
 
-func (p *Proxy) serve() {
+// serve accepts on ln until it is closed.
+func (p *Proxy) serve(ln net.Listener) {
 	defer p.wg.Done()
 	var delay time.Duration
 	for {
-		c, err := p.ln.Accept()
+		c, err := ln.Accept()
 		if err != nil {
 			if p.ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 				return

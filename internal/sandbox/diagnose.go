@@ -32,7 +32,7 @@ func (s *Sandbox) Diagnose() []string {
 	if sup.OS == "linux" && s.mode != ModeOff && sup.Confines() && !sup.Namespaces && nsWorks {
 		// This process is not in clada's namespace, but clada run,
 		// exec and mcp start themselves in one.
-		how = s.outcome(Command{}, true).Text
+		how = s.outcome(Command{}, true, false).Text
 	}
 	lines = append(lines, "commands run: "+how)
 	return lines

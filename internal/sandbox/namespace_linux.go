@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -62,6 +64,11 @@ func Main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+		// Mounts work; a network namespace is reported on stdout
+		// when it does not.
+		if err := probeNetNamespace(); err != nil {
+			fmt.Println(err)
+		}
 		os.Exit(0)
 	}
 }
@@ -91,6 +98,25 @@ func setupNamespace() error {
 	}()
 	return <-errc
 }
+
+// probeNetNamespace makes, on a thread that then dies, the network
+// namespace a proxied command gets (see proxyNamespace).
+func probeNetNamespace() error {
+	errc := make(chan error)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread dies with this goroutine
+		f, err := proxyNamespace(probePort)
+		if err == nil {
+			f.Close()
+		}
+		errc <- err
+	}()
+	return <-errc
+}
+
+// probePort is the port probeNetNamespace listens on, in a namespace of
+// its own where every port is free.
+const probePort = 49152
 
 // RunInNamespace starts this program again, with the same arguments,
 // environment and standard streams, in a new user namespace (mapping the
@@ -176,14 +202,19 @@ func runInNamespace(args, env []string, stdin io.Reader, stdout, stderr io.Write
 
 // namespaceAttr is how RunInNamespace starts clada: new user and mount
 // namespaces mapping the user to itself (root maps every id below 2^31, so it keeps
-// reaching files of every owner), and CAP_SYS_ADMIN kept across exec so
-// that an ordinary user's clada may make the per-command mounts.
+// reaching files of every owner), and CAP_SYS_ADMIN and CAP_NET_ADMIN
+// kept across exec so that an ordinary user's clada may make the
+// per-command mounts and network namespaces (and bring their loopback
+// up). Both are capabilities in clada's user namespace only, which owns
+// no device and no network but the namespaces it makes; a command never
+// keeps them (confineThread clears the ambient set and drops them from
+// the bounding set).
 func namespaceAttr() *syscall.SysProcAttr {
 	uid, gid := os.Getuid(), os.Getgid()
 	attr := &syscall.SysProcAttr{
 		Cloneflags:  unix.CLONE_NEWUSER | unix.CLONE_NEWNS,
 		Pdeathsig:   unix.SIGKILL,
-		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN},
+		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN},
 	}
 	if uid == 0 {
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: math.MaxInt32}}
@@ -199,21 +230,41 @@ func namespaceAttr() *syscall.SysProcAttr {
 // probeNamespaces starts the probe in new namespaces, as RunInNamespace
 // would start clada, for `clada sandbox`: "" when mounts work there.
 func probeNamespaces() string {
+	mounts, _ := probeOnceNS()
+	return mounts
+}
+
+// probeNetNamespaces says, as probeNamespaces, whether a proxied command
+// would get a network namespace of its own: "" when it would, else why
+// not (also when mounts do not work, as then clada runs outside its
+// namespace).
+func probeNetNamespaces() string {
+	mounts, net := probeOnceNS()
+	if mounts != "" {
+		return mounts
+	}
+	return net
+}
+
+// probeOnceNS starts the probe once per process: `clada sandbox` asks
+// for both answers.
+var probeOnceNS = sync.OnceValues(func() (mounts, net string) {
 	if os.Getenv(testNoNamespaces) != "" {
-		return "user namespaces are not allowed here (simulated: " + testNoNamespaces + " is set)"
+		return "user namespaces are not allowed here (simulated: " + testNoNamespaces + " is set)", ""
 	}
 	cmd := exec.Command("/proc/self/exe", probeArg)
 	cmd.Args[0] = os.Args[0]
 	cmd.SysProcAttr = namespaceAttr()
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		if len(out) > 0 {
-			return string(trimNewline(out))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if stderr.Len() > 0 {
+			return string(trimNewline(stderr.Bytes())), ""
 		}
-		return "user namespaces are not allowed here: " + errText(err)
+		return "user namespaces are not allowed here: " + errText(err), ""
 	}
-	return ""
-}
+	return "", string(trimNewline(stdout.Bytes()))
+})
 
 func trimNewline(b []byte) []byte {
 	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
@@ -281,4 +332,63 @@ func protectedMounts(root string, repository bool, dirs []string) error {
 		}
 	}
 	return nil
+}
+
+// proxyNamespace moves the calling (locked) thread into a network
+// namespace of its own, brings its loopback interface up, and returns a
+// TCP socket listening on 127.0.0.1:port inside it: the only thing a
+// command started from this thread can reach on the network. Its
+// namespace has no other interface, so no route to any other address;
+// the host's loopback services (on every port, the proxy's too), its
+// abstract Unix sockets and its IPv6 ::1 are not there. A socket stays in
+// the namespace it was made in, but its descriptor is the process's:
+// clada's proxy accepts on it from any thread (see [Command.ProxyServe]),
+// with no forwarder process and no socket file.
+//
+// The descriptor is close-on-exec, so no command inherits the listener.
+// It needs CAP_SYS_ADMIN and CAP_NET_ADMIN in clada's user namespace
+// (see namespaceAttr). On an error the thread may already be in the new
+// namespace: it must start nothing (the caller retires it).
+func proxyNamespace(port int) (*os.File, error) {
+	if port <= 0 || port > 65535 {
+		return nil, fmt.Errorf("network namespace: bad proxy port %d", port)
+	}
+	if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+		return nil, fmt.Errorf("network namespace: %w", err)
+	}
+	if err := loopbackUp(); err != nil {
+		return nil, fmt.Errorf("network namespace: bringing lo up: %w", err)
+	}
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("network namespace: %w", err)
+	}
+	if err := unix.Bind(fd, &unix.SockaddrInet4{Port: port, Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("network namespace: listening on 127.0.0.1:%d: %w", port, err)
+	}
+	if err := unix.Listen(fd, unix.SOMAXCONN); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("network namespace: listening on 127.0.0.1:%d: %w", port, err)
+	}
+	return os.NewFile(uintptr(fd), fmt.Sprintf("clada-proxy-netns:127.0.0.1:%d", port)), nil
+}
+
+// loopbackUp sets IFF_UP on lo in the calling thread's network
+// namespace (a new one has lo down, and 127.0.0.1 unreachable).
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return err
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return err
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	return unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
 }

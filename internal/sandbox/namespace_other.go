@@ -12,3 +12,5 @@ func Main() {}
 func RunInNamespace(io.Reader, io.Writer, io.Writer) (code int, started bool) { return 0, false }
 
 func probeNamespaces() string { return "" }
+
+func probeNetNamespaces() string { return "" }

@@ -138,6 +138,13 @@ type Support struct {
 	// NamespaceReason says why Namespaces is false; "" when it is true
 	// or does not apply.
 	NamespaceReason string
+	// NetNamespace reports that a command held to clada's proxy runs in
+	// a network namespace of its own, where nothing but the proxy
+	// exists ([Command.ProxyServe]): Linux, where clada runs in its
+	// user namespace. Should making one fail at a command, that command
+	// and the later ones are held by Landlock's port rule alone, and
+	// their reports say so.
+	NetNamespace bool
 	// Profile reports that commands run under sandbox-exec (macOS).
 	Profile bool
 	// Reason says why commands cannot be confined; "" when they can.
@@ -169,8 +176,25 @@ type Command struct {
 	// Proxy, when Network is false, is the port of clada's proxy on
 	// 127.0.0.1: the command may open TCP connections to that port and
 	// nothing else on the network ([Support.FiltersNetwork] says where
-	// that holds); 0 for none.
+	// that holds); 0 for none. Landlock knows ports, not addresses: by
+	// its rule alone, the command could also reach another machine, or
+	// another loopback address, on that port number (see ProxyServe).
 	Proxy int
+	// ProxyServe, with Proxy, puts the command in a network namespace of
+	// its own where [Support.NetNamespace] holds: its only interface is
+	// a loopback, and on it a TCP listener on 127.0.0.1:Proxy, made in
+	// that namespace before the command starts, which Start hands to
+	// ProxyServe (the callee serves clada's proxy on it and closes it;
+	// a socket stays in the namespace it was made in, but any thread of
+	// clada may accept on it). The command then reaches the proxy and
+	// nothing else: no other address or machine, not the host's
+	// loopback services, its IPv6 ::1, or its abstract Unix sockets.
+	// Landlock's port rule and the seccomp filter still apply. When
+	// ProxyServe is nil, or the machine has no such namespaces, the
+	// command shares clada's network and reaches the proxy on its
+	// 127.0.0.1:Proxy, held by Landlock's port rule. An error from
+	// ProxyServe fails Start, with nothing started.
+	ProxyServe func(listener *os.File) error
 	// Caches are more directories the command may write (build caches a
 	// spec declares), absolute; missing ones are skipped.
 	Caches []string
@@ -194,6 +218,10 @@ type Outcome struct {
 	// Network reports that the command has the network: it was granted,
 	// or the command is unconfined.
 	Network bool
+	// NetNamespace reports that the command runs in a network namespace
+	// of its own in which only clada's proxy can be reached (see
+	// [Command.ProxyServe]).
+	NetNamespace bool
 	// Text is how the report says it: "confined: landlock v7 + seccomp,
 	// network off" or "unconfined: kernel has no Landlock".
 	Text string
@@ -240,7 +268,7 @@ func (s *Sandbox) Expect(c Command) Outcome {
 	case !s.support.Confines():
 		return Unconfined(s.support.Reason)
 	}
-	return s.outcome(c, s.support.Namespaces)
+	return s.outcome(c, s.support.Namespaces, s.netNamespaceFor(c))
 }
 
 // Phrase says in a few words how a command with grants c would run, for
@@ -269,7 +297,7 @@ func (s *Sandbox) Describe() string {
 	case !s.support.Confines():
 		return Unconfined(s.support.Reason).Text
 	}
-	return s.outcome(Command{}, s.support.Namespaces).Text
+	return s.outcome(Command{}, s.support.Namespaces, false).Text
 }
 
 // CredentialStores are the files and directories under the home

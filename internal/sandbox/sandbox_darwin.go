@@ -51,11 +51,11 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 	args = append(args, "--", cmd.Path)
 	args = append(args, slices.Clone(cmd.Args[1:])...)
 	cmd.Path, cmd.Args = sandboxExec, args
-	o := s.outcome(c, false)
+	o := s.outcome(c, false, false)
 	return o, cmd.Start()
 }
 
-func (s *Sandbox) outcome(c Command, _ bool) Outcome {
+func (s *Sandbox) outcome(c Command, _, _ bool) Outcome {
 	text := "confined: sandbox-exec profile"
 	if c.Repository {
 		text += ", repository writable"
@@ -82,3 +82,7 @@ func canonical(p string) string {
 // makes it by default (only Linux keeps confined launchers, which need
 // one directory for all of them).
 func (s *Sandbox) TempRoot() string { return "" }
+
+// netNamespaceFor is false: macOS has no network namespaces; the profile
+// lets a proxied command reach only the proxy's loopback port.
+func (s *Sandbox) netNamespaceFor(Command) bool { return false }

@@ -22,6 +22,7 @@ type platform struct {
 	readFD    int                  // the read layer's ruleset; 0 until built
 	granted   map[string]bool      // paths the read layer was given after it was built
 	nsFail    string               // why per-command mounts stopped working; "" while they work
+	netFail   string               // why per-command network namespaces stopped working; "" while they work
 	launchers map[string]*launcher // by launchKey
 	tempRoot  string               // the commands' TMPDIRs are made in it; "" until made
 }
@@ -117,6 +118,7 @@ func probePlatform(s *Support) {
 		}
 	}
 	s.Namespaces = ns.inside
+	s.NetNamespace = ns.inside
 	switch {
 	case ns.inside:
 	case ns.reason != "":
@@ -134,9 +136,10 @@ func probePlatform(s *Support) {
 // so the command is confined from its first instruction, while clada's
 // other threads are not. The steps on that thread, in order: its own
 // mount namespace with read-only .git and .clada (where clada runs in a
-// user namespace, see RunInNamespace), no ambient capabilities,
-// no_new_privs, the seccomp filter, the two Landlock layers, then
-// cmd.Start.
+// user namespace, see RunInNamespace), for a command held to the proxy
+// its own network namespace (see proxyNamespace), no ambient
+// capabilities, no_new_privs, the seccomp filter, the two Landlock
+// layers, then cmd.Start.
 func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 	c.Caches = s.usableCaches(c.Caches)
 	s.plat.mu.Lock()
@@ -151,38 +154,101 @@ func (s *Sandbox) start(cmd *exec.Cmd, c Command) (Outcome, error) {
 	}
 	s.plat.mu.Lock()
 	tryNS := s.support.Namespaces && s.plat.nsFail == ""
+	tryNet := s.netNamespaceLocked(c)
 	s.plat.mu.Unlock()
-
-	type result struct {
-		ns    bool
-		nsErr error
-		err   error
-	}
-	done := make(chan result)
-	onDisposableThread(func() {
-		var r result
-		if tryNS {
-			if r.nsErr = protectedMounts(s.root, c.Repository, s.dirs); r.nsErr == nil {
-				r.ns = true
+	for {
+		done := make(chan prepared)
+		onDisposableThread(func() {
+			r := s.prepareThread(readFD, c, tryNS, tryNet)
+			if r.err == nil {
+				if r.err = serveProxy(c, r.listener); r.err == nil {
+					r.err = cmd.Start()
+				}
 			}
-		}
-		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network, c.Proxy > 0 && s.support.Landlock >= 4)
-		if r.err == nil {
-			r.err = cmd.Start()
-		}
-		done <- r
-	})
-	r := <-done
-	if r.nsErr != nil {
+			done <- r
+		})
+		r := <-done
 		s.plat.mu.Lock()
-		s.plat.nsFail = r.nsErr.Error()
+		if r.nsErr != nil {
+			s.plat.nsFail = r.nsErr.Error()
+		}
+		if r.netErr != nil {
+			s.plat.netFail = r.netErr.Error()
+		}
 		s.plat.mu.Unlock()
+		if r.netErr != nil {
+			// That thread is unusable (it may be in a network
+			// namespace without the listener): once more without.
+			tryNet = false
+			continue
+		}
+		return s.outcome(c, r.ns, r.listener != nil), r.err
 	}
-	return s.outcome(c, r.ns), r.err
+}
+
+// prepared is what prepareThread did on a command's thread.
+type prepared struct {
+	ns       bool     // .git and .clada are read-only mounts
+	nsErr    error    // why they are not, when they were tried
+	listener *os.File // the proxy's listener in the thread's network namespace; nil when it has none
+	netErr   error    // why the network namespace failed: the thread must start nothing
+	err      error    // confining failed: the thread must start nothing
+}
+
+// prepareThread confines the calling (locked) thread for grants c: its
+// mount namespace when tryNS, its network namespace with the proxy's
+// listener when tryNet, then confineThread. After netErr or err the
+// thread must start nothing.
+func (s *Sandbox) prepareThread(readFD int, c Command, tryNS, tryNet bool) prepared {
+	var r prepared
+	if tryNS {
+		if r.nsErr = protectedMounts(s.root, c.Repository, s.dirs); r.nsErr == nil {
+			r.ns = true
+		}
+	}
+	if tryNet {
+		if r.listener, r.netErr = proxyNamespace(c.Proxy); r.netErr != nil {
+			return r
+		}
+	}
+	r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network, c.Proxy > 0 && s.support.Landlock >= 4)
+	if r.err != nil && r.listener != nil {
+		r.listener.Close()
+		r.listener = nil
+	}
+	return r
+}
+
+// serveProxy hands the listener of a command's network namespace to
+// c.ProxyServe, which owns it from then on; nil when there is none.
+func serveProxy(c Command, listener *os.File) error {
+	if listener == nil {
+		return nil
+	}
+	if err := c.ProxyServe(listener); err != nil {
+		return fmt.Errorf("sandbox: serving clada's proxy in the command's network namespace: %w", err)
+	}
+	return nil
+}
+
+// netNamespaceFor reports whether a command with grants c would now run in
+// a network namespace of its own.
+func (s *Sandbox) netNamespaceFor(c Command) bool {
+	s.plat.mu.Lock()
+	defer s.plat.mu.Unlock()
+	return s.netNamespaceLocked(c)
+}
+
+// netNamespaceLocked is netNamespaceFor with s.plat.mu held.
+func (s *Sandbox) netNamespaceLocked(c Command) bool {
+	return !c.Network && c.Proxy > 0 && c.ProxyServe != nil && s.support.NetNamespace && s.plat.netFail == ""
 }
 
 // launch starts cmd from the launcher of c's grants, building it first
-// when there is none or what it was built on has changed.
+// when there is none or what it was built on has changed. A command in a
+// network namespace of its own gets a launcher of its own, retired once
+// the command has started: the namespace holds that command's proxy
+// listener alone.
 func (s *Sandbox) launch(cmd *exec.Cmd, c Command) (Outcome, error) {
 	s.plat.mu.Lock()
 	defer s.plat.mu.Unlock()
@@ -194,6 +260,22 @@ func (s *Sandbox) launch(cmd *exec.Cmd, c Command) (Outcome, error) {
 		return Outcome{}, fmt.Errorf("sandbox: TMPDIR %s is not in %s", c.TmpDir, tmp)
 	}
 	tryNS := s.support.Namespaces && s.plat.nsFail == ""
+	if s.netNamespaceLocked(c) {
+		l, listener, err := s.newLauncher(c, tmp, tryNS, true, "")
+		switch {
+		case err == nil:
+			defer l.retire()
+			if err := serveProxy(c, listener); err != nil {
+				return Outcome{}, err
+			}
+			l.reqs <- cmd
+			return s.outcome(c, l.ns, true), <-l.errs
+		case s.plat.netFail == "":
+			return Outcome{}, err
+		}
+		// No network namespace here after all: the port rule alone,
+		// from the shared launcher below.
+	}
 	key := launchKey(c)
 	stamp := s.stamp(c, tmp, tryNS)
 	l := s.plat.launchers[key]
@@ -210,7 +292,7 @@ func (s *Sandbox) launch(cmd *exec.Cmd, c Command) (Outcome, error) {
 			}
 		}
 		var err error
-		if l, err = s.newLauncher(c, tmp, tryNS, stamp); err != nil {
+		if l, _, err = s.newLauncher(c, tmp, tryNS, false, stamp); err != nil {
 			return Outcome{}, err
 		}
 		if s.plat.launchers == nil {
@@ -219,38 +301,30 @@ func (s *Sandbox) launch(cmd *exec.Cmd, c Command) (Outcome, error) {
 		s.plat.launchers[key] = l
 	}
 	l.reqs <- cmd
-	return s.outcome(c, l.ns), <-l.errs
+	return s.outcome(c, l.ns, false), <-l.errs
 }
 
 // newLauncher confines a new thread for grants c, with tmp as the
-// writable temporary directory, and leaves it waiting for commands. The
-// caller holds s.plat.mu.
-func (s *Sandbox) newLauncher(c Command, tmp string, tryNS bool, stamp string) (*launcher, error) {
+// writable temporary directory, and leaves it waiting for commands; with
+// net, in a network namespace of its own, whose proxy listener it
+// returns (when making the namespace fails, s.plat.netFail says why).
+// The caller holds s.plat.mu.
+func (s *Sandbox) newLauncher(c Command, tmp string, tryNS, net bool, stamp string) (*launcher, *os.File, error) {
 	readFD, err := s.readLayerLocked(append([]string{tmp}, c.Caches...))
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
+		return nil, nil, fmt.Errorf("sandbox: %w", err)
 	}
 	c.TmpDir = tmp
 	l := &launcher{stamp: stamp, reqs: make(chan *exec.Cmd), errs: make(chan error)}
-	type result struct {
-		ns         bool
-		nsErr, err error
-	}
-	ready := make(chan result)
+	ready := make(chan prepared)
 	go func() {
 		// Never unlocked: when this goroutine returns, the runtime
 		// ends the thread with it, and no other goroutine ever runs
 		// confined.
 		runtime.LockOSThread()
-		var r result
-		if tryNS {
-			if r.nsErr = protectedMounts(s.root, c.Repository, s.dirs); r.nsErr == nil {
-				r.ns = true
-			}
-		}
-		r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network, c.Proxy > 0 && s.support.Landlock >= 4)
+		r := s.prepareThread(readFD, c, tryNS, net)
 		ready <- r
-		if r.err != nil {
+		if r.err != nil || r.netErr != nil {
 			return
 		}
 		for cmd := range l.reqs {
@@ -261,11 +335,15 @@ func (s *Sandbox) newLauncher(c Command, tmp string, tryNS bool, stamp string) (
 	if r.nsErr != nil {
 		s.plat.nsFail = r.nsErr.Error()
 	}
+	if r.netErr != nil {
+		s.plat.netFail = r.netErr.Error()
+		return nil, nil, fmt.Errorf("sandbox: %w", r.netErr)
+	}
 	if r.err != nil {
-		return nil, r.err
+		return nil, nil, r.err
 	}
 	l.ns = r.ns
-	return l, nil
+	return l, r.listener, nil
 }
 
 // launchKey names a set of grants: commands with the same one share a
@@ -349,8 +427,9 @@ func (s *Sandbox) confineThread(readFD int, write ruleset, network, proxy bool) 
 	return nil
 }
 
-// outcome says how a command with grants c was confined.
-func (s *Sandbox) outcome(c Command, namespace bool) Outcome {
+// outcome says how a command with grants c was confined: with mounts
+// (namespace), in a network namespace of its own (netns).
+func (s *Sandbox) outcome(c Command, namespace, netns bool) Outcome {
 	sup := s.support
 	var b strings.Builder
 	b.WriteString("confined: landlock v")
@@ -368,8 +447,11 @@ func (s *Sandbox) outcome(c Command, namespace bool) Outcome {
 	switch {
 	case c.Network:
 		b.WriteString(", network on")
+	case c.Proxy > 0 && netns:
+		b.WriteString(", network through clada's proxy only (network namespace)")
 	case c.Proxy > 0 && sup.Landlock >= 4:
-		b.WriteString(", network through clada's proxy only")
+		// Landlock knows ports, not addresses.
+		b.WriteString(", network through clada's proxy only (Landlock port rule: other hosts on its port stay reachable)")
 	case sup.Seccomp || sup.Landlock >= 4:
 		b.WriteString(", network off")
 	default:
@@ -378,7 +460,7 @@ func (s *Sandbox) outcome(c Command, namespace bool) Outcome {
 		b.WriteString(", network open (the kernel cannot close it)")
 		network = true
 	}
-	return Outcome{Confined: true, Namespace: namespace, Network: network, Text: b.String()}
+	return Outcome{Confined: true, Namespace: namespace, Network: network, NetNamespace: netns && c.Proxy > 0 && !c.Network, Text: b.String()}
 }
 
 // readLayer returns the first Landlock layer, which handles reading: every

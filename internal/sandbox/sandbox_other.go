@@ -27,7 +27,9 @@ func (s *Sandbox) start(cmd *exec.Cmd, _ Command) (Outcome, error) {
 	return Unconfined(s.support.Reason), cmd.Start()
 }
 
-func (s *Sandbox) outcome(Command, bool) Outcome { return Unconfined(s.support.Reason) }
+func (s *Sandbox) outcome(Command, bool, bool) Outcome { return Unconfined(s.support.Reason) }
+
+func (s *Sandbox) netNamespaceFor(Command) bool { return false }
 
 // TempRoot returns "": each command's TMPDIR is made where the caller
 // makes it by default (only Linux keeps confined launchers, which need

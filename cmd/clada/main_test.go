@@ -141,11 +141,12 @@ func TestScripts(t *testing.T) {
 			return approve.TrustCurrent(env.WorkDir)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"jsonlines": cmdJSONLines,
-			"maxbytes":  cmdMaxBytes,
-			"hasprefix": cmdHasPrefix,
-			"listen":    cmdListen,
-			"goproxy":   cmdGoProxy,
+			"jsonlines":   cmdJSONLines,
+			"maxbytes":    cmdMaxBytes,
+			"hasprefix":   cmdHasPrefix,
+			"listen":      cmdListen,
+			"listenlater": cmdListenLater,
+			"goproxy":     cmdGoProxy,
 		},
 		Condition: sandboxCondition,
 	})

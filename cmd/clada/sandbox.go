@@ -62,10 +62,22 @@ func sandboxAction(root, mode string, stdout io.Writer) error {
 	case m == sandbox.ModeOff || !sup.Confines():
 		b.WriteString("network: not filtered (commands run unconfined)\n")
 	case sup.FiltersNetwork():
-		b.WriteString("network: by host name, through clada's proxy on 127.0.0.1: a command reaches only the hosts granted to it (its registries when its spec grants the network, hosts = [...] in config.toml); network = \"open\" and approved git remotes get the whole network\n")
+		b.WriteString("network: by host name, through clada's proxy on 127.0.0.1: a command reaches only the hosts granted to it (its registries when its spec grants the network, hosts = [...] in config.toml), " +
+			proxyHold(sup) + "; network = \"open\" and approved git remotes get the whole network\n")
 	default:
 		b.WriteString("network: cannot be filtered by host here (Landlock before ABI 4): a command the network is granted to gets all of it, as every report says (network on)\n")
 	}
 	_, err = io.WriteString(stdout, b.String())
 	return err
+}
+
+// proxyHold says what holds a command to clada's proxy here.
+func proxyHold(sup sandbox.Support) string {
+	if sup.Profile {
+		return "held to it by the sandbox-exec profile (the proxy's loopback port only)"
+	}
+	if ok, _ := sandbox.NetNamespacesWork(); ok || sup.NetNamespace {
+		return "each in a network namespace of its own, where nothing but the proxy can be reached"
+	}
+	return "held to it by Landlock's port rule, so other hosts on the proxy's port number stay reachable"
 }

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -17,8 +19,9 @@ import (
 )
 
 // sandboxCondition answers the scripts' [landlock] (the kernel confines
-// commands with Landlock) and [userns] (clada can give each command
-// read-only .git and .clada mounts in namespaces of its own). A script
+// commands with Landlock), [userns] (clada can give each command
+// read-only .git and .clada mounts in namespaces of its own) and [netns]
+// (a command held to clada's proxy gets a network namespace too). A script
 // that needs one skips with the reason where the machine lacks it.
 func sandboxCondition(cond string) (bool, error) {
 	switch cond {
@@ -32,10 +35,18 @@ func sandboxCondition(cond string) (bool, error) {
 	case "userns":
 		ok, _ := sandbox.NamespacesWork()
 		return ok, nil
+	case "netns":
+		ok, _ := sandbox.NetNamespacesWork()
+		return ok, nil
 	}
-	if name, ok := strings.CutPrefix(cond, "shell:"); ok {
-		// [shell:fish]: fish is installed, or CI is set, where .ci/run
-		// installs it and a script that needs it must fail, not skip.
+	name, ok := strings.CutPrefix(cond, "shell:")
+	if !ok {
+		name, ok = strings.CutPrefix(cond, "tool:")
+	}
+	if ok {
+		// [shell:fish], [tool:python3]: fish is installed, or CI is
+		// set, where .ci/run installs it and a script that needs it
+		// must fail, not skip.
 		_, err := exec.LookPath(name)
 		return err == nil || os.Getenv("CI") != "", nil
 	}
@@ -63,6 +74,87 @@ func cmdListen(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}()
 	ts.Setenv("PORT", strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
+}
+
+// cmdListenLater stands for the other services a command held to clada's
+// proxy must not reach on the proxy's own port number, which nobody knows
+// before the command runs: `listenlater FILE ADDR...` waits, for the rest
+// of the script, for the file $WORK/FILE to hold a port number (the
+// confined command writes the proxy's port there), then listens on each
+// ADDR ("127.0.0.2", "::1") at that port, each connection answered with
+// "hello from ADDR", and writes FILE.ready listing, one per line, the
+// addresses it listens on (an address this machine lacks, such as ::1
+// without IPv6, is left out). It also listens on the abstract Unix
+// socket "@clada-test-PID" at once and sets $ABSTRACT to its name without
+// the @.
+func cmdListenLater(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: listenlater FILE ADDR...")
+	}
+	file := ts.MkAbs(args[0])
+	addrs := args[1:]
+	done := make(chan struct{})
+	var mu sync.Mutex
+	var listeners []net.Listener
+	closed := false
+	serve := func(l net.Listener, greeting string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if closed {
+			l.Close()
+			return
+		}
+		listeners = append(listeners, l)
+		go func() {
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				c.Write([]byte(greeting + "\n"))
+				c.Close()
+			}
+		}()
+	}
+	abstract := fmt.Sprintf("clada-test-%d-%d", os.Getpid(), time.Now().UnixNano())
+	ul, err := net.Listen("unix", "@"+abstract)
+	ts.Check(err)
+	serve(ul, "hello from the abstract socket")
+	ts.Setenv("ABSTRACT", abstract)
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			data, err := os.ReadFile(file)
+			port, perr := strconv.Atoi(strings.TrimSpace(string(data)))
+			if err != nil || perr != nil {
+				continue
+			}
+			var bound []string
+			for _, a := range addrs {
+				l, err := net.Listen("tcp", net.JoinHostPort(a, strconv.Itoa(port)))
+				if err != nil {
+					continue
+				}
+				serve(l, "hello from "+a)
+				bound = append(bound, a)
+			}
+			os.WriteFile(file+".ready", []byte(strings.Join(bound, "\n")+"\n"), 0o644)
+			return
+		}
+	}()
+	ts.Defer(func() {
+		close(done)
+		mu.Lock()
+		defer mu.Unlock()
+		closed = true
+		for _, l := range listeners {
+			l.Close()
+		}
+	})
 }
 
 // TestNamespaceOnlyWhenSomethingRuns: clada run and clada exec start

@@ -49,6 +49,17 @@ func NamespacesWork() (bool, string) {
 	return runtime.GOOS == "linux", "no user namespaces on " + runtime.GOOS
 }
 
+// NetNamespacesWork reports whether clada, started in its namespaces, can
+// give a command held to its proxy a network namespace of its own here
+// (Linux; see [Command.ProxyServe]); the reason when it cannot. It starts
+// clada once to see (the same start as NamespacesWork).
+func NetNamespacesWork() (bool, string) {
+	if reason := probeNetNamespaces(); reason != "" {
+		return false, reason
+	}
+	return runtime.GOOS == "linux", "no network namespaces on " + runtime.GOOS
+}
+
 // linuxFacts are Diagnose's lines for Linux, and why clada cannot run in
 // namespaces of its own here ("" when it can).
 func linuxFacts(sup Support) ([]string, string) {
@@ -88,6 +99,14 @@ func linuxFacts(sup Support) ([]string, string) {
 	}
 	if sup.Namespaces {
 		reason = ""
+	}
+	switch netReason := probeNetNamespaces(); {
+	case sup.NetNamespace || netReason == "":
+		lines = append(lines, "network namespaces: work: a command held to clada's proxy runs in one of its own, where nothing but the proxy can be reached")
+	case sup.Landlock >= 4:
+		lines = append(lines, "network namespaces: not usable ("+netReason+"): Landlock's port rule holds a command to the proxy's port, so other hosts on that port number stay reachable")
+	default:
+		lines = append(lines, "network namespaces: not usable ("+netReason+")")
 	}
 	return lines, reason
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -76,6 +77,24 @@ func act(args []string) int {
 			err = unix.Sendto(fd, []byte("x"), 0, &unix.SockaddrInet4{Port: 9, Addr: [4]byte{127, 0, 0, 1}})
 			unix.Close(fd)
 		}
+	case "greet":
+		// greet ADDR: connect to ADDR ("127.0.0.1:PORT", "[::1]:PORT")
+		// and print what it sends first.
+		var got string
+		if got, err = greetTCP(arg); err == nil {
+			fmt.Println(got)
+		}
+	case "abstract":
+		// abstract NAME: connect to the abstract Unix socket @NAME.
+		var fd int
+		if fd, err = unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0); err == nil {
+			err = unix.Connect(fd, &unix.SockaddrUnix{Name: "@" + arg})
+			unix.Close(fd)
+		}
+	case "listening-fd":
+		// Fails when this process holds a listening socket it did not
+		// make (one inherited from clada: the proxy's).
+		err = inheritedListener()
 	case "unix":
 		// A Unix socket of its own: listen and connect.
 		err = unixSelfConnect(arg)
@@ -283,6 +302,56 @@ func connectTCP(addr string) error {
 	}
 	defer unix.Close(fd)
 	return unix.Connect(fd, &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()})
+}
+
+// greetTCP connects to addr, IPv4 or IPv6, and returns what the other
+// end sends first (up to 100 bytes).
+func greetTCP(addr string) (string, error) {
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return "", err
+	}
+	var fd int
+	var sa unix.Sockaddr
+	if ap.Addr().Is4() {
+		fd, err = unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		sa = &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()}
+	} else {
+		fd, err = unix.Socket(unix.AF_INET6, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		sa = &unix.SockaddrInet6{Port: int(ap.Port()), Addr: ap.Addr().As16()}
+	}
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(fd)
+	if err := unix.Connect(fd, sa); err != nil {
+		return "", err
+	}
+	buf := make([]byte, 100)
+	n, err := unix.Read(fd, buf)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(buf[:n])), nil
+}
+
+// inheritedListener returns an error naming the first descriptor of this
+// process that is a listening socket.
+func inheritedListener() error {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		var fd int
+		if _, err := fmt.Sscan(e.Name(), &fd); err != nil {
+			continue
+		}
+		if v, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_ACCEPTCONN); err == nil && v == 1 {
+			return fmt.Errorf("descriptor %d is a listening socket", fd)
+		}
+	}
+	return nil
 }
 
 // unixSelfConnect listens on a Unix socket at path and connects to it.

@@ -372,3 +372,85 @@ func TestProxyWithoutNetNamespace(t *testing.T) {
 		t.Errorf("another port: %q", out)
 	}
 }
+
+// netnsBenchable skips a benchmark where this process may not make
+// network namespaces: outside clada's namespace, only root may.
+func netnsBenchable(b *testing.B) {
+	if !ns.inside && os.Geteuid() != 0 {
+		b.Skip("network namespaces need root, or clada's user namespace")
+	}
+}
+
+// BenchmarkProxyNamespace is the network namespace's own cost per
+// command: a thread that unshares one, brings lo up, listens on
+// 127.0.0.1 there, closes the listener and dies.
+func BenchmarkProxyNamespace(b *testing.B) {
+	netnsBenchable(b)
+	before := cpuTime()
+	for b.Loop() {
+		var err error
+		inThread(func() {
+			var l *os.File
+			if l, err = proxyNamespace(40000); err == nil {
+				l.Close()
+			}
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-before).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkProxyStart starts and waits for /bin/true held to a proxy, as
+// clada starts a proxied command: each with a port of its own (clada
+// starts a proxy per command), so a launcher is built per command, by
+// Landlock's port rule alone (portrule) or in a network namespace of the
+// command's own (netns). The difference is what the namespace costs a
+// proxied command; outside clada's user namespace (as root) neither has
+// the mount namespace.
+func BenchmarkProxyStart(b *testing.B) {
+	netnsBenchable(b)
+	truePath, err := exec.LookPath("true")
+	if err != nil {
+		b.Skip(err)
+	}
+	for _, variant := range []string{"portrule", "netns"} {
+		b.Run(variant, func(b *testing.B) {
+			sb, err := New(Options{Root: b.TempDir()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer sb.Close()
+			if !sb.Support().FiltersNetwork() {
+				b.Skip("this machine cannot hold a command to the proxy")
+			}
+			sb.support.NetNamespace = true // as inside clada's namespace
+			tmp := filepath.Join(sb.TempRoot(), "cmd")
+			if err := os.MkdirAll(tmp, 0o700); err != nil {
+				b.Fatal(err)
+			}
+			var serve func(*os.File) error
+			if variant == "netns" {
+				serve = func(l *os.File) error { return l.Close() }
+			}
+			port := 40000
+			before := cpuTime()
+			for b.Loop() {
+				port++
+				cmd := exec.Command(truePath)
+				o, err := sb.Start(cmd, Command{TmpDir: tmp, Proxy: port, ProxyServe: serve})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if o.NetNamespace != (serve != nil) {
+					b.Fatalf("outcome %+v", o)
+				}
+				if err := cmd.Wait(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-before).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

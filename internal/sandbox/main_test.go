@@ -91,6 +91,14 @@ func act(args []string) int {
 			err = unix.Connect(fd, &unix.SockaddrUnix{Name: "@" + arg})
 			unix.Close(fd)
 		}
+	case "setns-parent":
+		// Join the network namespace of the process that started this
+		// one (clada's: the host's network).
+		var fd int
+		if fd, err = unix.Open(fmt.Sprintf("/proc/%d/ns/net", os.Getppid()), unix.O_RDONLY|unix.O_CLOEXEC, 0); err == nil {
+			err = unix.Setns(fd, unix.CLONE_NEWNET)
+			unix.Close(fd)
+		}
 	case "listening-fd":
 		// Fails when this process holds a listening socket it did not
 		// make (one inherited from clada: the proxy's).

@@ -285,6 +285,7 @@ func testNetNamespaceCommands(t *testing.T, f *fixture, tmp string, host hostSer
 		{"UDP", proxied, []string{"udp", "-"}, false, "permission denied"},
 		{"the proxy's listener is not inherited", proxied, []string{"listening-fd", "-"}, true, "ok"},
 		{"a Unix socket of its own", proxied, []string{"unix", filepath.Join(tmp, "s.sock")}, true, "ok"},
+		{"join clada's network namespace", proxied, []string{"setns-parent", "-"}, false, ""},
 	}
 	if host.ipv6 {
 		tests = append(tests,

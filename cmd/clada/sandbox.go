@@ -58,12 +58,20 @@ func sandboxAction(root, mode string, stdout io.Writer) error {
 	b.WriteString("a confined command may: read every file except the credential stores of the home directory (" +
 		strings.Join(sandbox.CredentialStores, " ") + "); write only in the project (never in .git/ or .clada/), " +
 		"its private TMPDIR, the build caches its spec grants, /dev/null and /dev/shm; make no device nodes; use the network only when its spec grants it\n")
-	switch sup := sb.Support(); {
+	sup := sb.Support()
+	// This process is not in clada's namespace, but clada run, exec and
+	// mcp start themselves in one: would its commands get a network
+	// namespace there?
+	netns := sup.NetNamespace
+	if !netns && sup.OS == "linux" && sup.Confines() && m != sandbox.ModeOff {
+		netns, _ = sandbox.NetNamespacesWork()
+	}
+	switch {
 	case m == sandbox.ModeOff || !sup.Confines():
 		b.WriteString("network: not filtered (commands run unconfined)\n")
-	case sup.FiltersNetwork():
+	case sup.FiltersNetwork() || netns:
 		b.WriteString("network: by host name, through clada's proxy on 127.0.0.1: a command reaches only the hosts granted to it (its registries when its spec grants the network, hosts = [...] in config.toml), " +
-			proxyHold(sup) + "; network = \"open\" and approved git remotes get the whole network\n")
+			proxyHold(sup, netns) + "; network = \"open\" and approved git remotes get the whole network\n")
 	default:
 		b.WriteString("network: cannot be filtered by host here (Landlock before ABI 4): a command the network is granted to gets all of it, as every report says (network on)\n")
 	}
@@ -71,12 +79,13 @@ func sandboxAction(root, mode string, stdout io.Writer) error {
 	return err
 }
 
-// proxyHold says what holds a command to clada's proxy here.
-func proxyHold(sup sandbox.Support) string {
+// proxyHold says what holds a command to clada's proxy here (netns: a
+// network namespace of its own).
+func proxyHold(sup sandbox.Support, netns bool) string {
 	if sup.Profile {
 		return "held to it by the sandbox-exec profile (the proxy's loopback port only)"
 	}
-	if ok, _ := sandbox.NetNamespacesWork(); ok || sup.NetNamespace {
+	if netns {
 		return "each in a network namespace of its own, where nothing but the proxy can be reached"
 	}
 	return "held to it by Landlock's port rule, so other hosts on the proxy's port number stay reachable"

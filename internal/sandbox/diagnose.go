@@ -106,7 +106,7 @@ func linuxFacts(sup Support) ([]string, string) {
 	case sup.Landlock >= 4:
 		lines = append(lines, "network namespaces: not usable ("+netReason+"): Landlock's port rule holds a command to the proxy's port, so other hosts on that port number stay reachable")
 	default:
-		lines = append(lines, "network namespaces: not usable ("+netReason+")")
+		lines = append(lines, "network namespaces: not usable ("+netReason+"): nothing holds a command to clada's proxy (Landlock before ABI 4 has no TCP rules), so a command the network is granted to gets all of it")
 	}
 	return lines, reason
 }

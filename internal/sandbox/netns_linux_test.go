@@ -165,6 +165,51 @@ func TestNetNamespaceInner(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("launcher", func(t *testing.T) { testNetNamespaceCommands(t, f, tmp, host) })
+	t.Run("before Landlock ABI 4", func(t *testing.T) { testNetNamespaceOldLandlock(t, host) })
+}
+
+// testNetNamespaceOldLandlock: with Landlock before ABI 4 (no TCP rules),
+// the network namespace alone holds a command to the proxy; should it
+// fail, the command gets no TCP socket at all.
+func testNetNamespaceOldLandlock(t *testing.T, host hostServices) {
+	f := newFixture(t, ModeAuto)
+	f.sb.support.Landlock = 3
+	if !f.sb.Support().Seccomp {
+		t.Skip("without seccomp nothing but the namespace closes the network before ABI 4")
+	}
+	if !f.sb.Support().FiltersNetwork() {
+		t.Fatal("FiltersNetwork is false with network namespaces")
+	}
+	serve := func(l *os.File) error {
+		fd, err := unix.FcntlInt(l.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+		l.Close()
+		if err != nil {
+			return err
+		}
+		serveGreeting(t, fd, "proxy")
+		return nil
+	}
+	c := Command{TmpDir: f.tmp, Proxy: host.port, ProxyServe: serve}
+	at := func(addr string) []string { return []string{"greet", fmt.Sprintf("%s:%d", addr, host.port)} }
+	o, out, ok := f.run(t, c, at("127.0.0.1")...)
+	if !ok || !strings.HasPrefix(out, "proxy\n") || !o.NetNamespace || !strings.Contains(o.Text, "landlock v3") {
+		t.Errorf("the proxy: ok %v, %q, outcome %+v", ok, out, o)
+	}
+	if _, out, ok := f.run(t, c, at("127.0.0.2")...); ok {
+		t.Errorf("127.0.0.2 on the proxy's port: %q", out)
+	}
+	if _, out, ok := f.run(t, c, "greet", fmt.Sprintf("192.0.2.1:%d", host.port+1)); ok {
+		t.Errorf("another machine: %q", out)
+	}
+	// No namespace after all: no TCP socket.
+	f.sb.plat.mu.Lock()
+	f.sb.plat.netFail = "simulated"
+	f.sb.plat.mu.Unlock()
+	o, out, ok = f.run(t, c, at("127.0.0.2")...)
+	if ok || !strings.Contains(out, "permission denied") || o.NetNamespace || o.Network ||
+		!strings.Contains(o.Text, "network off (no network namespace to hold it to clada's proxy)") {
+		t.Errorf("without the namespace: ok %v, %q, outcome %+v", ok, out, o)
+	}
 }
 
 // testNetNamespaceSetup checks proxyNamespace itself, on a thread that is

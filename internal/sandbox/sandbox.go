@@ -155,11 +155,14 @@ type Support struct {
 func (s Support) Confines() bool { return s.Reason == "" }
 
 // FiltersNetwork reports whether a command can be held to clada's proxy
-// ([Command.Proxy]): Linux with Landlock's TCP rules (ABI 4), or macOS's
-// profile. Elsewhere a command given the proxy gets the whole network,
-// and its report says so.
+// ([Command.Proxy]): Linux with a network namespace per command
+// (NetNamespace) or Landlock's TCP rules (ABI 4), or macOS's profile.
+// Elsewhere a command given the proxy gets the whole network, and its
+// report says so. Before ABI 4, should making the namespace fail at a
+// command, that command gets no network at all (where seccomp closes
+// it), and its report says so.
 func (s Support) FiltersNetwork() bool {
-	return s.Confines() && (s.Landlock >= 4 || s.Profile)
+	return s.Confines() && (s.Landlock >= 4 || s.Profile || s.NetNamespace)
 }
 
 // Support returns what the machine offers, as probed by [New].

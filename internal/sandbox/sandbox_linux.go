@@ -110,6 +110,9 @@ func probePlatform(s *Support) {
 		s.Reason = err.Error()
 		return
 	}
+	if n, err := strconv.Atoi(os.Getenv(testLandlockABI)); err == nil && n > 0 && n < abi {
+		abi = n
+	}
 	s.Landlock = abi
 	if _, ok, _ := seccompProgram(false, false, os.Getpid(), os.Getpid()); ok {
 		// PR_GET_SECCOMP fails with EINVAL on a kernel without seccomp.
@@ -211,7 +214,10 @@ func (s *Sandbox) prepareThread(readFD int, c Command, tryNS, tryNet bool) prepa
 			return r
 		}
 	}
-	r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network, c.Proxy > 0 && s.support.Landlock >= 4)
+	// TCP sockets for the proxy where something holds them to it: the
+	// namespace, or Landlock's port rule.
+	proxy := c.Proxy > 0 && (r.listener != nil || s.support.Landlock >= 4)
+	r.err = s.confineThread(readFD, s.writeLayer(c, r.ns), c.Network, proxy)
 	if r.err != nil && r.listener != nil {
 		r.listener.Close()
 		r.listener = nil
@@ -452,6 +458,10 @@ func (s *Sandbox) outcome(c Command, namespace, netns bool) Outcome {
 	case c.Proxy > 0 && sup.Landlock >= 4:
 		// Landlock knows ports, not addresses.
 		b.WriteString(", network through clada's proxy only (Landlock port rule: other hosts on its port stay reachable)")
+	case c.Proxy > 0 && sup.Seccomp:
+		// Before Landlock ABI 4, only a network namespace holds a
+		// command to the proxy; without one, no TCP socket at all.
+		b.WriteString(", network off (no network namespace to hold it to clada's proxy)")
 	case sup.Seccomp || sup.Landlock >= 4:
 		b.WriteString(", network off")
 	default:

@@ -53,6 +53,16 @@
 // top-level entry of the root except .git and .clada is granted, so a
 // command cannot create or remove entries at the top of the project.
 //
+// A command held to clada's proxy ([Command.Proxy]) is held there by
+// Landlock's TCP port rule, which knows ports, not addresses (another
+// machine or loopback address on the proxy's port number stays
+// reachable). In clada's user namespace its thread also unshares a
+// network namespace, brings lo up and listens on 127.0.0.1 at the
+// proxy's port there ([Command.ProxyServe]); clada's proxy accepts on that
+// socket from its own threads, and the command reaches nothing else. Such
+// a thread serves one command: the namespace holds that command's
+// listener alone.
+//
 // # macOS and Windows
 //
 // On macOS the command runs under /usr/bin/sandbox-exec with a profile

@@ -46,11 +46,18 @@ func Hint(o Outcome, failed bool, stdout, stderr []byte) string {
 	}
 	what := "the sandbox may have refused it: commands may write only inside the project (never in .git/ or .clada/)" +
 		" and their TMPDIR, may not read credential files such as ~/.ssh"
+	offline := "have no network"
+	if o.Proxied {
+		offline = "reach the network only through clada's proxy (HTTP_PROXY, HTTPS_PROXY), and only the hosts granted to them"
+	}
 	if !o.Network {
-		what += ", and have no network"
+		what += ", and " + offline
 	}
 	if network {
 		what = "the sandbox may have refused it: the command has no network"
+		if o.Proxied {
+			what = "the sandbox may have refused it: the command reaches the network only through clada's proxy (HTTP_PROXY, HTTPS_PROXY), and only the hosts granted to it"
+		}
 	}
 	if !o.Namespace && o.Text != "" && !network && isLinuxConfinement(o) {
 		what += "; here (no user namespaces) nothing can be created or removed at the top of the project either"

@@ -9,6 +9,8 @@ func TestHint(t *testing.T) {
 	t.Parallel()
 	ns := Outcome{Confined: true, Namespace: true, Text: "confined: landlock v7 + seccomp + mount namespace, network off"}
 	flat := Outcome{Confined: true, Text: "confined: landlock v7 + seccomp, network off"}
+	proxied := Outcome{Confined: true, Namespace: true, NetNamespace: true, Proxied: true,
+		Text: "confined: landlock v7 + seccomp + mount namespace, network through clada's proxy only (network namespace)"}
 	online := Outcome{Confined: true, Namespace: true, Network: true, Text: "confined: landlock v7 + seccomp + mount namespace, network on"}
 	tests := []struct {
 		name           string
@@ -28,6 +30,11 @@ func TestHint(t *testing.T) {
 			want: []string{"nothing can be created or removed at the top of the project"}},
 		{name: "name resolution without the network", o: ns, failed: true,
 			stderr: "curl: (6) Could not resolve host: example.com", want: []string{"the command has no network"}},
+		{name: "name resolution through the proxy", o: proxied, failed: true,
+			stderr: "dial tcp: lookup example.com: network is unreachable",
+			want:   []string{"the command reaches the network only through clada's proxy (HTTP_PROXY, HTTPS_PROXY), and only the hosts granted to it"}},
+		{name: "refused file, through the proxy", o: proxied, failed: true, stderr: "open x: permission denied",
+			want: []string{"and reach the network only through clada's proxy"}},
 		{name: "name resolution with the network", o: online, failed: true,
 			stderr: "curl: (6) Could not resolve host: example.com"},
 		{name: "succeeded", o: ns, failed: false, stderr: "warning: permission denied on cache, continuing"},

@@ -206,7 +206,7 @@ func testNetNamespaceOldLandlock(t *testing.T, host hostServices) {
 	f.sb.plat.netFail = "simulated"
 	f.sb.plat.mu.Unlock()
 	o, out, ok = f.run(t, c, at("127.0.0.2")...)
-	if ok || !strings.Contains(out, "permission denied") || o.NetNamespace || o.Network ||
+	if ok || !strings.Contains(out, "permission denied") || o.NetNamespace || o.Proxied || o.Network ||
 		!strings.Contains(o.Text, "network off (no network namespace to hold it to clada's proxy)") {
 		t.Errorf("without the namespace: ok %v, %q, outcome %+v", ok, out, o)
 	}
@@ -349,7 +349,7 @@ func testNetNamespaceCommands(t *testing.T, f *fixture, tmp string, host hostSer
 			t.Errorf("%s: %v succeeded = %v, printed %q; want %v, %q", tt.name, tt.action, ok, out, tt.want, tt.out)
 		}
 		inNS := tt.c.ProxyServe != nil
-		if o.NetNamespace != inNS || strings.Contains(o.Text, "(network namespace)") != inNS ||
+		if !o.Proxied || o.NetNamespace != inNS || strings.Contains(o.Text, "(network namespace)") != inNS ||
 			strings.Contains(o.Text, "(Landlock port rule") == inNS {
 			t.Errorf("%s: outcome %+v", tt.name, o)
 		}

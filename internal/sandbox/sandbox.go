@@ -225,6 +225,10 @@ type Outcome struct {
 	// of its own in which only clada's proxy can be reached (see
 	// [Command.ProxyServe]).
 	NetNamespace bool
+	// Proxied reports that the command reaches the network through
+	// clada's proxy only (in its network namespace, or by Landlock's
+	// port rule).
+	Proxied bool
 	// Text is how the report says it: "confined: landlock v7 + seccomp,
 	// network off" or "unconfined: kernel has no Landlock".
 	Text string

@@ -449,15 +449,17 @@ func (s *Sandbox) outcome(c Command, namespace, netns bool) Outcome {
 	if c.Repository {
 		b.WriteString(", repository writable")
 	}
-	network := c.Network
+	network, proxied := c.Network, false
 	switch {
 	case c.Network:
 		b.WriteString(", network on")
 	case c.Proxy > 0 && netns:
 		b.WriteString(", network through clada's proxy only (network namespace)")
+		proxied = true
 	case c.Proxy > 0 && sup.Landlock >= 4:
 		// Landlock knows ports, not addresses.
 		b.WriteString(", network through clada's proxy only (Landlock port rule: other hosts on its port stay reachable)")
+		proxied = true
 	case c.Proxy > 0 && sup.Seccomp:
 		// Before Landlock ABI 4, only a network namespace holds a
 		// command to the proxy; without one, no TCP socket at all.
@@ -470,7 +472,7 @@ func (s *Sandbox) outcome(c Command, namespace, netns bool) Outcome {
 		b.WriteString(", network open (the kernel cannot close it)")
 		network = true
 	}
-	return Outcome{Confined: true, Namespace: namespace, Network: network, NetNamespace: netns && c.Proxy > 0 && !c.Network, Text: b.String()}
+	return Outcome{Confined: true, Namespace: namespace, Network: network, NetNamespace: netns && proxied, Proxied: proxied, Text: b.String()}
 }
 
 // readLayer returns the first Landlock layer, which handles reading: every

@@ -139,3 +139,51 @@ func TestAskSaysSandbox(t *testing.T) {
 		}
 	}
 }
+
+// TestNetworkSessionGrants: what each command's network session gives the
+// sandbox. A command that reaches the network through clada's proxy is
+// given its port and ProxyServe (the sandbox then puts it in a network
+// namespace of its own where it can); a git command that contacts a
+// remote, and a spec's network grant under network = "open", keep clada's
+// own network: no proxy, so no namespace.
+func TestNetworkSessionGrants(t *testing.T) {
+	t.Parallel()
+	g, root := newTestGateway(t)
+	sb, err := sandbox.New(sandbox.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	if !sb.Support().FiltersNetwork() {
+		t.Skip("this machine cannot hold a command to clada's proxy")
+	}
+	tests := []struct {
+		name    string
+		cmd     []string
+		open    bool // network = "open"
+		network bool // the whole network
+		proxied bool
+	}{
+		{"git fetch", []string{"git", "fetch", "origin"}, false, true, false},
+		{"git push", []string{"git", "push"}, false, true, false},
+		{"go mod download", []string{"go", "mod", "download"}, false, false, true},
+		{"go mod download, network = open", []string{"go", "mod", "download"}, true, true, false},
+		{"npm install", []string{"npm", "install"}, false, false, true},
+		{"cat", []string{"cat", "a.txt"}, false, false, false},
+	}
+	for _, tt := range tests {
+		v := g.Decide(tt.cmd, "")
+		v.Grants.OpenNetwork = v.Grants.OpenNetwork || tt.open
+		ns, err := startNetwork(v, sb)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		var c sandbox.Command
+		ns.apply(&c)
+		ns.close()
+		if c.Network != tt.network || (c.Proxy > 0) != tt.proxied || (c.ProxyServe != nil) != tt.proxied {
+			t.Errorf("%s: network %v, proxy port %d, ProxyServe set %v; want network %v, proxied %v",
+				tt.name, c.Network, c.Proxy, c.ProxyServe != nil, tt.network, tt.proxied)
+		}
+	}
+}

@@ -84,7 +84,9 @@ func cmdListen(ts *testscript.TestScript, neg bool, args []string) {
 // ADDR ("127.0.0.2", "::1") at that port, each connection answered with
 // "hello from ADDR", and writes FILE.ready listing, one per line, the
 // addresses it listens on (an address this machine lacks, such as ::1
-// without IPv6, is left out). It also listens on the abstract Unix
+// without IPv6, is left out), then "host-proxy-open" or
+// "host-proxy-closed": whether anything (clada's proxy) listens on this
+// machine's 127.0.0.1 at that port. It also listens on the abstract Unix
 // socket "@clada-test-PID" at once and sets $ABSTRACT to its name without
 // the @.
 func cmdListenLater(ts *testscript.TestScript, neg bool, args []string) {
@@ -142,6 +144,14 @@ func cmdListenLater(ts *testscript.TestScript, neg bool, args []string) {
 				serve(l, "hello from "+a)
 				bound = append(bound, a)
 			}
+			// Whether clada's proxy still listens on this machine's
+			// 127.0.0.1 at that port.
+			hostProxy := "host-proxy-closed"
+			if c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), 2*time.Second); err == nil {
+				c.Close()
+				hostProxy = "host-proxy-open"
+			}
+			bound = append(bound, hostProxy)
 			os.WriteFile(file+".ready", []byte(strings.Join(bound, "\n")+"\n"), 0o644)
 			return
 		}

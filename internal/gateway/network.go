@@ -128,8 +128,16 @@ func (ns *netSession) apply(c *sandbox.Command) {
 		c.Network = true
 	}
 	if ns.proxy != nil {
-		c.Proxy = ns.proxy.Port()
-		c.ProxyServe = ns.proxy.ServeFile
+		p := ns.proxy
+		c.Proxy = p.Port()
+		c.ProxyServe = func(f *os.File) error {
+			if err := p.ServeFile(f); err != nil {
+				return err
+			}
+			// The command reaches the proxy in its namespace only:
+			// no other process on this machine may use its grants.
+			return p.CloseLoopback()
+		}
 	}
 }
 

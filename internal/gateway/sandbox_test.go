@@ -1,10 +1,14 @@
 package gateway
 
 import (
+	"bufio"
 	"context"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/clada/clada/internal/sandbox"
@@ -140,6 +144,38 @@ func TestAskSaysSandbox(t *testing.T) {
 	}
 }
 
+// checkProxyServe hands c.ProxyServe a listener, as the sandbox does from
+// the command's network namespace: the proxy then answers there, and no
+// longer on this machine's 127.0.0.1 at its port.
+func checkProxyServe(t *testing.T, name string, c sandbox.Command) {
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ln.(*net.TCPListener).File()
+	ln.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ProxyServe(f); err != nil {
+		t.Fatalf("%s: ProxyServe: %v", name, err)
+	}
+	if conn, err := net.Dial("tcp4", fmt.Sprintf("127.0.0.1:%d", c.Proxy)); err == nil {
+		conn.Close()
+		t.Errorf("%s: the proxy still listens on the host's 127.0.0.1:%d", name, c.Proxy)
+	}
+	conn, err := net.Dial("tcp4", ln.Addr().String())
+	if err != nil {
+		t.Fatalf("%s: the given listener: %v", name, err)
+	}
+	defer conn.Close()
+	fmt.Fprint(conn, "CONNECT evil.test:443 HTTP/1.1\r\nHost: evil.test:443\r\n\r\n")
+	status, _ := bufio.NewReader(conn).ReadString('\n')
+	if !strings.HasPrefix(status, "HTTP/1.1 403") {
+		t.Errorf("%s: the proxy on the given listener answered %q", name, status)
+	}
+}
+
 // TestNetworkSessionGrants: what each command's network session gives the
 // sandbox. A command that reaches the network through clada's proxy is
 // given its port and ProxyServe (the sandbox then puts it in a network
@@ -180,6 +216,9 @@ func TestNetworkSessionGrants(t *testing.T) {
 		}
 		var c sandbox.Command
 		ns.apply(&c)
+		if c.ProxyServe != nil {
+			checkProxyServe(t, tt.name, c)
+		}
 		ns.close()
 		if c.Network != tt.network || (c.Proxy > 0) != tt.proxied || (c.ProxyServe != nil) != tt.proxied {
 			t.Errorf("%s: network %v, proxy port %d, ProxyServe set %v; want network %v, proxied %v",

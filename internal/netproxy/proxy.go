@@ -52,6 +52,7 @@ type Proxy struct {
 
 	mu      sync.Mutex
 	closed  bool
+	lnGone  bool // CloseLoopback closed ln
 	conns   map[net.Conn]struct{}
 	refused []string
 	seen    map[string]bool
@@ -174,14 +175,31 @@ func (p *Proxy) RefusedOmitted() int {
 	return p.omitted
 }
 
+// CloseLoopback stops listening on 127.0.0.1:Port() of this machine, and
+// goes on serving the listeners given to ServeFile: once a command
+// reaches the proxy in a network namespace of its own, nothing else needs
+// its listener here, where any local process could use the command's
+// grants. Port() and Env() stay what they were.
+func (p *Proxy) CloseLoopback() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.lnGone || p.closed {
+		return nil
+	}
+	p.lnGone = true
+	return p.ln.Close()
+}
+
 // Close stops listening, closes every open client and tunnel connection
 // and waits for the proxy's goroutines (and so for Allow calls in flight).
 // Later calls return the first call's result.
 func (p *Proxy) Close() error {
 	p.closeOnce.Do(func() {
 		p.cancel()
-		p.closeErr = p.ln.Close()
 		p.mu.Lock()
+		if !p.lnGone {
+			p.closeErr = p.ln.Close()
+		}
 		p.closed = true
 		for _, ln := range p.more {
 			ln.Close()

@@ -68,7 +68,20 @@ func TestServeFile(t *testing.T) {
 	if got := f.p.Refused(); !slices.Equal(got, []string{"evil.test:443"}) {
 		t.Errorf("Refused = %q", got)
 	}
-	f.p.Close()
+	// Without its own listener, the proxy serves the given one alone.
+	if err := f.p.CloseLoopback(); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := net.DialTimeout("tcp4", f.p.Addr(), 5*time.Second); err == nil {
+		c.Close()
+		t.Error("the proxy's own listener still accepts after CloseLoopback")
+	}
+	if _, resp := through(target); resp.code != 200 {
+		t.Errorf("CONNECT through the given listener after CloseLoopback: %q", resp.status)
+	}
+	if err := f.p.Close(); err != nil {
+		t.Errorf("Close after CloseLoopback: %v", err)
+	}
 	if c, err := net.DialTimeout("tcp4", addr, 5*time.Second); err == nil {
 		c.Close()
 		t.Error("the given listener still accepts after Close")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -167,14 +168,40 @@ func refuse(w io.Writer, r *gateway.Result) {
 	switch r.Decision {
 	case gateway.Ask:
 		fmt.Fprintf(w, "clada: not run: needs approval (rule %s)%s: %s\n", r.Rule, word, r.Reason)
-		fmt.Fprintf(w, "clada: clada exec never asks; run the command itself, so that the person is asked, or the person can run `clada allow %s`\n",
-			parser.QuoteWord(parser.Quote(r.Argv)))
+		fmt.Fprintf(w, "clada: clada exec never asks; run the command itself, so that the person is asked, or the person can run %s\n",
+			allowAdvice(r))
 	default:
 		fmt.Fprintf(w, "clada: denied, not run (rule %s)%s: %s\n", r.Rule, word, r.Reason)
 		if r.Advice != "" {
 			fmt.Fprintf(w, "clada: do instead: %s\n", r.Advice)
 		}
 	}
+}
+
+// allowAdvice is the `clada allow` command (or commands) with which the
+// person consents to the asked r: the command itself, or for a
+// composition each part that is asked, since a pattern is matched
+// against one command, never a whole pipeline or list.
+func allowAdvice(r *gateway.Result) string {
+	argvs := [][]string{r.Argv}
+	if r.Composite != nil {
+		argvs = nil
+		for _, p := range r.Composite.Parts {
+			if p.Decision == gateway.Ask {
+				argvs = append(argvs, p.Argv)
+			}
+		}
+	}
+	var cmds []string
+	for _, argv := range argvs {
+		if len(argv) > 0 {
+			cmds = append(cmds, "`clada allow "+parser.QuoteWord(parser.Quote(argv))+"`")
+		}
+	}
+	if len(cmds) == 0 {
+		return "`clada allow 'COMMAND'` for the command"
+	}
+	return strings.Join(cmds, " and ")
 }
 
 // execExit is the exit code of clada exec for a command that was started

@@ -221,11 +221,16 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.trustAll {
 		warnf(stderr, "--trust-all: every command that would be asked about runs without asking (denied ones still don't)")
 	}
-	if x.NoAsk == "" && project.NeedsAsk(plan) {
-		prompter, err := approve.Open(nil)
+	// The terminal is opened when a block needs asking, and when a
+	// command runs at all: a running command that wants a host it was
+	// not granted is put to the person then and there.
+	var prompter *approve.Prompter
+	if x.NoAsk == "" && (project.NeedsAsk(plan) || mayRun(plan)) {
+		prompter, err = approve.Open(nil)
 		if err != nil {
 			warnf(stderr, "cannot open the terminal to ask: %v", err)
 			x.NoAsk = approve.NoTTY
+			prompter = nil
 		} else {
 			defer prompter.Close()
 			prompter.SetClock(testOnlyClock)
@@ -243,6 +248,12 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	prog := newProgress(stderr, len(plan.Results), os.Getenv)
 	if prog != nil {
 		x.Live, x.Started = prog, prog.started
+	}
+	if prompter.Terminal() {
+		x.Hosts = &gateway.HostQuestions{Asker: prompter, Timeout: x.ApprovalTimeout, Diag: stderr}
+		if prog != nil {
+			x.Hosts.Hold = prog.hold
+		}
 	}
 	g.Execute(ctx, plan, x, func(r *gateway.Result) {
 		if prog != nil {

@@ -168,6 +168,10 @@ func Open(open Opener) (*Prompter, error) {
 	return p, nil
 }
 
+// Terminal reports whether p asks on a terminal: false for a nil
+// Prompter and for the one [Open] returns when there is none.
+func (p *Prompter) Terminal() bool { return p != nil && !p.noTTY }
+
 // Close closes the terminal opened by [Open] and stops the reader. Ask
 // returns [ErrClosed] afterwards.
 func (p *Prompter) Close() error {

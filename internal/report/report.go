@@ -415,6 +415,9 @@ type blockOut struct {
 	// NetworkRefused are the destinations (host:port) clada's proxy
 	// refused the command.
 	NetworkRefused []string `json:"network_refused,omitempty"`
+	// NetworkAsked are the questions the person was asked at the
+	// terminal about hosts while the command ran, "host:port answer".
+	NetworkAsked []string `json:"network_asked,omitempty"`
 }
 
 // streamOut is the output of a block that ran: the shown text of each
@@ -497,6 +500,7 @@ func (r *Reporter) blockJSON(b *gateway.Result) blockOut {
 		}
 		o.Confinement, o.SandboxHint = b.Confinement.Text, b.Confinement.Hint
 		o.NetworkRefused = b.Confinement.Refused
+		o.NetworkAsked = b.Confinement.Asked
 		for _, c := range b.Confinement.Changes {
 			o.Integrity = append(o.Integrity, c.String())
 		}
@@ -762,6 +766,14 @@ func (r *Reporter) textRun(b *gateway.Result) {
 	}
 	if h := b.Confinement.Hint; h != "" {
 		r.printf("    sandbox: %s\n", h)
+	}
+	if asked := b.Confinement.Asked; len(asked) > 0 {
+		answers := make([]string, len(asked))
+		for i, a := range asked {
+			dest, ans, _ := strings.Cut(a, " ")
+			answers[i] = dest + " (" + ans + ")"
+		}
+		r.printf("    network: the person was asked while it ran whether it may reach %s\n", strings.Join(answers, ", "))
 	}
 	if refused := b.Confinement.Refused; len(refused) > 0 {
 		r.printf("    network: clada's proxy refused %s: the command may reach only the hosts granted to it. Do not try to work around it; if the host is needed, the person adds it to hosts = [...] in .clada/config.toml\n",

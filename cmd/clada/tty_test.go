@@ -49,6 +49,12 @@ func startTTY(t testing.TB, root, csl string, args ...string) *ttyRun {
 // startTTYProgram is startTTY for one of the programs TestMain registers.
 func startTTYProgram(t testing.TB, program, root, csl string, args ...string) *ttyRun {
 	t.Helper()
+	return startTTYEnv(t, program, root, csl, nil, args...)
+}
+
+// startTTYEnv is startTTYProgram with env added to clada's environment.
+func startTTYEnv(t testing.TB, program, root, csl string, env []string, args ...string) *ttyRun {
+	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Fatalf("opening a pty: %v", err)
@@ -65,6 +71,7 @@ func startTTYProgram(t testing.TB, program, root, csl string, args ...string) *t
 		cmd.Path = exe
 	}
 	cmd.Args[0] = program
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin = strings.NewReader(csl)
 	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
 	cmd.ExtraFiles = []*os.File{tty} // fd 3 in the child

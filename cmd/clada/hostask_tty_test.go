@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -66,8 +67,11 @@ func needsProxySandbox(t *testing.T) {
 	if !sb.Support().FiltersNetwork() {
 		t.Skip("this kernel's sandbox cannot hold a command to clada's proxy (Landlock before ABI 4)")
 	}
-	if _, err := os.Stat("/usr/bin/curl"); err != nil {
-		t.Fatal("these tests need curl, which .ci/run installs")
+	if _, err := exec.LookPath("curl"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("these tests need curl, which .ci/run installs")
+		}
+		t.Skip("needs curl")
 	}
 }
 

@@ -964,6 +964,16 @@ func ParseCommands(path string, data []byte, legacy bool, parse ParseFunc) (allo
 	return decodeTOMLCommands(path, data, parse)
 }
 
+// ParseNetwork reads the [[network]] tables of data, the content of
+// commands.toml at path (a legacy commands.json has none).
+func ParseNetwork(path string, data []byte, legacy bool, parse ParseFunc) ([]HostRule, error) {
+	if legacy {
+		return nil, nil
+	}
+	_, _, network, err := decodeTOMLFile(path, data, parse)
+	return network, err
+}
+
 func (c *Commands) keepRaw(name string, data []byte) {
 	if c.raw == nil {
 		c.raw = map[string][]byte{}

@@ -149,7 +149,9 @@ func (g *Gateway) RunComposite(ctx context.Context, c *Composite, cfg runner.Con
 		}
 		for _, ns := range nets {
 			run.Confinement.Refused = append(run.Confinement.Refused, ns.close()...)
-			run.Confinement.Asked = append(run.Confinement.Asked, ns.questions()...)
+			asked, never := ns.questions()
+			run.Confinement.Asked = append(run.Confinement.Asked, asked...)
+			run.Confinement.Never = append(run.Confinement.Never, never...)
 		}
 		if err != nil {
 			run.Stopped = pl.Text

@@ -30,7 +30,24 @@ type netSession struct {
 
 	mu    sync.Mutex
 	asked []string // "host:port answer", for each question the person was asked
+	never []string // "host:port" refused for a never remembered for the pattern
 }
+
+// note appends s to *list (asked or never) once, at most maxNoted.
+func (ns *netSession) note(list *[]string, s string) {
+	if ns == nil {
+		return
+	}
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if len(*list) < maxNoted && !slices.Contains(*list, s) {
+		*list = append(*list, s)
+	}
+}
+
+// maxNoted bounds the questions and never-refusals a session notes for
+// the report.
+const maxNoted = 64
 
 // HostAsker asks the person whether a running command may reach a host
 // that its grants do not include; *approve.Prompter is one. Cancelling
@@ -125,10 +142,16 @@ type hostGate struct {
 
 // allow is the proxy's Allow.
 func (g *hostGate) allow(host string, port int) bool {
+	// A never answered for the command's pattern beats every grant, as
+	// a blocked pattern beats an allowed one.
+	if matchHost(g.v.Grants.DeniedHosts, host) {
+		g.ns.note(&g.ns.never, net.JoinHostPort(host, strconv.Itoa(port)))
+		return false
+	}
 	if matchHost(g.v.Grants.Hosts, host) {
 		return true
 	}
-	if matchHost(g.v.Grants.DeniedHosts, host) || !g.hq.asking() {
+	if !g.hq.asking() {
 		return false
 	}
 	g.mu.Lock()
@@ -169,11 +192,7 @@ func (g *hostGate) ask(host string, port int) bool {
 	if err != nil {
 		return false
 	}
-	if g.ns != nil {
-		g.ns.mu.Lock()
-		g.ns.asked = append(g.ns.asked, dest+" "+ans.String())
-		g.ns.mu.Unlock()
-	}
+	g.ns.note(&g.ns.asked, dest+" "+ans.String())
 	if (ans == approve.Always || ans == approve.Never) && hq.Remember != nil && g.v.HostPattern != "" {
 		if line := hq.Remember(g.v.HostPattern, host, ans == approve.Always); line != "" && hq.Diag != nil {
 			fmt.Fprintln(hq.Diag, line)
@@ -278,12 +297,13 @@ func (ns *netSession) close() []string {
 }
 
 // questions are the questions the person was asked about hosts while
-// the command ran, "host:port answer" ("evil.example:443 no").
-func (ns *netSession) questions() []string {
+// the command ran, "host:port answer" ("evil.example:443 no"), and the
+// destinations refused for a never remembered for its pattern.
+func (ns *netSession) questions() (asked, never []string) {
 	if ns == nil {
-		return nil
+		return nil, nil
 	}
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
-	return slices.Clone(ns.asked)
+	return slices.Clone(ns.asked), slices.Clone(ns.never)
 }

@@ -35,6 +35,10 @@ type Confinement struct {
 	// Asked are the questions the person was asked about hosts while the
 	// command ran, "host:port answer" ("evil.example:443 no"), in order.
 	Asked []string
+	// Never are the destinations of Refused that were refused because
+	// the person answered never for them with the command's pattern
+	// (commands.toml [[network]] deny).
+	Never []string
 }
 
 // hintTail is how much of the end of each stream RunVerdict keeps to see
@@ -95,7 +99,7 @@ func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.S
 	}
 	conf.Hint = sandbox.Hint(conf.Outcome, res.Status == runner.StatusExited && res.ExitCode != 0, outTail.bytes(), errTail.bytes())
 	conf.Refused = ns.close()
-	conf.Asked = ns.questions()
+	conf.Asked, conf.Never = ns.questions()
 	return res, conf
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -418,6 +419,9 @@ type blockOut struct {
 	// NetworkAsked are the questions the person was asked at the
 	// terminal about hosts while the command ran, "host:port answer".
 	NetworkAsked []string `json:"network_asked,omitempty"`
+	// NetworkNever are those of NetworkRefused refused because the
+	// person answered never for them with the command's pattern.
+	NetworkNever []string `json:"network_never,omitempty"`
 }
 
 // streamOut is the output of a block that ran: the shown text of each
@@ -501,6 +505,7 @@ func (r *Reporter) blockJSON(b *gateway.Result) blockOut {
 		o.Confinement, o.SandboxHint = b.Confinement.Text, b.Confinement.Hint
 		o.NetworkRefused = b.Confinement.Refused
 		o.NetworkAsked = b.Confinement.Asked
+		o.NetworkNever = b.Confinement.Never
 		for _, c := range b.Confinement.Changes {
 			o.Integrity = append(o.Integrity, c.String())
 		}
@@ -775,7 +780,13 @@ func (r *Reporter) textRun(b *gateway.Result) {
 		}
 		r.printf("    network: the person was asked while it ran whether it may reach %s\n", strings.Join(answers, ", "))
 	}
-	if refused := b.Confinement.Refused; len(refused) > 0 {
+	refused := b.Confinement.Refused
+	if never := b.Confinement.Never; len(never) > 0 {
+		r.printf("    network: clada's proxy refused %s: the person answered never for it with this command's pattern ([[network]] deny in .clada/commands.toml). Do not try to work around it; only the person can take it out\n",
+			strings.Join(never, ", "))
+		refused = slices.DeleteFunc(slices.Clone(refused), func(d string) bool { return slices.Contains(never, d) })
+	}
+	if len(refused) > 0 {
 		r.printf("    network: clada's proxy refused %s: the command may reach only the hosts granted to it. Do not try to work around it; if the host is needed, the person adds it to hosts = [...] in .clada/config.toml\n",
 			strings.Join(refused, ", "))
 	}

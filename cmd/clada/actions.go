@@ -487,6 +487,21 @@ func listAction(root string, stdout io.Writer) error {
 				fmt.Fprintf(stdout, "%s  %s\n", indent, p.Text)
 			}
 		}
+		// The hosts remembered for patterns (always and never answered
+		// while a command ran), when there are any.
+		if len(c.Network) > 0 {
+			fmt.Fprintf(stdout, "%snetwork (%d):\n", indent, len(c.Network))
+			for _, r := range c.Network {
+				var lists []string
+				if len(r.Allow) > 0 {
+					lists = append(lists, "may reach "+strings.Join(r.Allow, ", "))
+				}
+				if len(r.Deny) > 0 {
+					lists = append(lists, "never "+strings.Join(r.Deny, ", "))
+				}
+				fmt.Fprintf(stdout, "%s  %s: %s\n", indent, r.Pattern.Text, strings.Join(lists, "; "))
+			}
+		}
 	}
 	printLists(cmds, "")
 	untrusted := p.Untrusted()
@@ -494,7 +509,7 @@ func listAction(root string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "(not trusted: its allowed patterns are not used until clada trust)\n")
 	}
 	for _, l := range p.Commands.Layers() {
-		if len(l.Allowed) == 0 && len(l.Blocked) == 0 {
+		if len(l.Allowed) == 0 && len(l.Blocked) == 0 && len(l.Network) == 0 {
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: %s\n", l.Scope(), l.Path)

@@ -806,19 +806,21 @@ func AddChanged(root string, list List, pattern string, parse ParseFunc) (path s
 	return path, changed, nil
 }
 
-// Remove removes pattern from both lists, matching by argv so that
-// quoting does not matter, and returns the commands.toml path and
-// whether anything was removed. Nothing is written when nothing matched.
+// Remove removes pattern from both lists, and the hosts remembered for it
+// ([[network]]), matching by argv so that quoting does not matter, and
+// returns the commands.toml path and whether anything was removed.
+// Nothing is written when nothing matched.
 func Remove(root string, pattern string, parse ParseFunc) (path string, removed bool, err error) {
 	p, err := ParsePattern(pattern, parse)
 	if err != nil {
 		return "", false, fmt.Errorf("pattern %q: %w", strings.TrimSpace(pattern), err)
 	}
 	path, err = update(root, parse, func(c *Commands) bool {
-		na, nb := len(c.Allowed), len(c.Blocked)
+		na, nb, nn := len(c.Allowed), len(c.Blocked), len(c.Network)
 		c.Allowed = slices.DeleteFunc(c.Allowed, p.same)
 		c.Blocked = slices.DeleteFunc(c.Blocked, p.same)
-		removed = len(c.Allowed) != na || len(c.Blocked) != nb
+		c.Network = slices.DeleteFunc(c.Network, func(r HostRule) bool { return r.Pattern.same(p) })
+		removed = len(c.Allowed) != na || len(c.Blocked) != nb || len(c.Network) != nn
 		return removed
 	})
 	return path, removed, err

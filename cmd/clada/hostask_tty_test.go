@@ -18,6 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/clada/clada/internal/sandbox"
+	"github.com/clada/clada/internal/testproc"
 )
 
 // webServer serves "hello from web.test" to every HTTP request on
@@ -73,6 +74,23 @@ func needsProxySandbox(t *testing.T) {
 		}
 		t.Skip("needs curl")
 	}
+}
+
+// ttySandboxPhrase is how the question at a terminal says that a command
+// the person approves runs on this machine: where the sandbox can hold it
+// to clada's proxy, with the network of the hosts the person lets it
+// reach as it runs (asked then); elsewhere as without a terminal.
+func ttySandboxPhrase(t *testing.T) string {
+	t.Helper()
+	sb, err := sandbox.New(sandbox.Options{Mode: sandbox.ModeAuto, Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	if sb.Support().FiltersNetwork() {
+		return "sandboxed, network only to hosts you let it reach as it runs"
+	}
+	return testproc.SandboxPhrase(t)
 }
 
 const (

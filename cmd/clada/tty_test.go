@@ -278,7 +278,7 @@ func TestTTYPromptPrefix(t *testing.T) {
 	t.Parallel()
 	root := newRoot(t)
 	r := startTTY(t, root, "<---RUN--->\ntrue run one\n<---END--->\n")
-	r.expect("clada: run `true run one` in . (`true` is not in clada's specs) [" + testproc.SandboxPhrase(t) + "]? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
+	r.expect("clada: run `true run one` in . (`true` is not in clada's specs) [" + ttySandboxPhrase(t) + "]? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
 	r.answer("p\n")
 	code, _ := r.wait(ttyWait)
 	if code != exitOK {

@@ -152,7 +152,7 @@ func TestTTYHostQuestion(t *testing.T) {
 			addr, hits := webServer(t)
 			env := []string{"CLADA_PROXY_TEST_HOSTS=web.test=" + addr}
 			root := newRoot(t)
-			r := startTTYEnv(t, "clada", root, webCSL, env)
+			r := startTTYEnv(t, "clada", root, webCSL, env, false)
 			r.expect(webCommandQ)
 			r.expect("[sandboxed, network only to hosts you let it reach as it runs]? " + webQuestions)
 			r.answer(tc.command)
@@ -202,7 +202,7 @@ func TestTTYHostQuestion(t *testing.T) {
 			// always wrote, and the host is decided by what was
 			// remembered, with no question at all.
 			hits.Store(0)
-			r2 := startTTYEnv(t, "clada", root, webCSL, env)
+			r2 := startTTYEnv(t, "clada", root, webCSL, env, false)
 			code2, term2 := r2.wait(30 * time.Second)
 			if strings.Contains(term2, "clada: ") {
 				t.Errorf("the second run asked:\n%q", term2)
@@ -275,7 +275,7 @@ func TestHostNotAskedWithoutTerminal(t *testing.T) {
 		{[]string{"CI=true"}, nil},
 		{nil, []string{"--no-prompt"}},
 	} {
-		r := startTTYEnv(t, "clada", root, webCSL, append(tc.env, "CLADA_PROXY_TEST_HOSTS=web.test="+addr), tc.args...)
+		r := startTTYEnv(t, "clada", root, webCSL, append(tc.env, "CLADA_PROXY_TEST_HOSTS=web.test="+addr), false, tc.args...)
 		_, term := r.wait(30 * time.Second)
 		if strings.Contains(term, "wants to reach") || !strings.Contains(r.stdout.String(), "network: clada's proxy refused web.test:80") {
 			t.Errorf("%q %q on a terminal: terminal %q; report:\n%s", tc.env, tc.args, term, &r.stdout)
@@ -296,7 +296,7 @@ func TestTTYHostQuestionModelCannotAnswer(t *testing.T) {
 	addr, hits := webServer(t)
 	root := newRoot(t)
 	csl := "<---RUN--->\ncurl -fsS -w 'a\\ny\\n' http://web.test/\n<---END--->\nalways\ny\na\n"
-	r := startTTYEnv(t, "clada", root, csl, []string{"CLADA_PROXY_TEST_HOSTS=web.test=" + addr})
+	r := startTTYEnv(t, "clada", root, csl, []string{"CLADA_PROXY_TEST_HOSTS=web.test=" + addr}, false)
 	r.expect("clada: run `curl")
 	r.expect(webQuestions)
 	r.answer("y\n")
@@ -310,5 +310,43 @@ func TestTTYHostQuestionModelCannotAnswer(t *testing.T) {
 	}
 	if f := readNetworkFile(t, root); len(f.Network) > 0 {
 		t.Errorf("remembered %+v", f.Network)
+	}
+}
+
+// TestTTYHostQuestionHoldsLiveOutput: with clada run's progress on the
+// same terminal, a command that keeps printing while clada asks about a
+// host does not garble the question: an open output line ("partialmore",
+// no newline) is ended before it, nothing the command prints appears after it until the person has
+// answered, and what it printed meanwhile is shown after the answer.
+func TestTTYHostQuestionHoldsLiveOutput(t *testing.T) {
+	t.Parallel()
+	needsProxySandbox(t)
+	addr, hits := webServer(t)
+	root := newRoot(t)
+	csl := "<---RUN--->\nsh -c 'printf partial; sleep 0.2; printf more; curl -fsS http://web.test/ & i=0; while [ $i -lt 30 ]; do echo tick$i; sleep 0.05; i=$((i+1)); done; wait'\n<---END--->\n"
+	r := startTTYEnv(t, "clada", root, csl, []string{"CLADA_PROXY_TEST_HOSTS=web.test=" + addr, "TERM=xterm", "NO_COLOR=1"}, true)
+	r.expect("clada: run `sh -c")
+	r.expect(webQuestions)
+	r.answer("y\n")
+	r.expect("wants to reach web.test:80")
+	r.expect("s): ")
+	r.mu.Lock()
+	at := r.seen
+	r.mu.Unlock()
+	time.Sleep(700 * time.Millisecond) // the command prints a tick every 50 ms meanwhile
+	r.mu.Lock()
+	during := string(r.term[at:])
+	r.mu.Unlock()
+	r.answer("y\n")
+	code, term := r.wait(30 * time.Second)
+	if strings.Contains(during, "tick") {
+		t.Errorf("the command's output appeared after the open question: %q", during)
+	}
+	q := strings.Index(term, "clada: `sh -c")
+	if q < 1 || term[q-1] != '\n' || !strings.Contains(term[:q], "partial") {
+		t.Errorf("the question does not start on a line of its own after the output:\n%q", term)
+	}
+	if !strings.Contains(term[max(q, 0):], "tick29") || code != exitOK || hits.Load() != 1 {
+		t.Errorf("exit %d, %d requests; the output after the answer is missing:\n%q\nreport:\n%s", code, hits.Load(), term, &r.stdout)
 	}
 }

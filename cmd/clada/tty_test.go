@@ -49,11 +49,13 @@ func startTTY(t testing.TB, root, csl string, args ...string) *ttyRun {
 // startTTYProgram is startTTY for one of the programs TestMain registers.
 func startTTYProgram(t testing.TB, program, root, csl string, args ...string) *ttyRun {
 	t.Helper()
-	return startTTYEnv(t, program, root, csl, nil, args...)
+	return startTTYEnv(t, program, root, csl, nil, false, args...)
 }
 
-// startTTYEnv is startTTYProgram with env added to clada's environment.
-func startTTYEnv(t testing.TB, program, root, csl string, env []string, args ...string) *ttyRun {
+// startTTYEnv is startTTYProgram with env added to clada's environment,
+// and, when stderrTTY, clada's stderr on the terminal too (where clada
+// run shows its progress and the commands' live output).
+func startTTYEnv(t testing.TB, program, root, csl string, env []string, stderrTTY bool, args ...string) *ttyRun {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -74,6 +76,9 @@ func startTTYEnv(t testing.TB, program, root, csl string, env []string, args ...
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin = strings.NewReader(csl)
 	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
+	if stderrTTY {
+		cmd.Stderr = tty
+	}
 	cmd.ExtraFiles = []*os.File{tty} // fd 3 in the child
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 3}
 	if err := cmd.Start(); err != nil {

@@ -350,3 +350,26 @@ func TestTTYHostQuestionHoldsLiveOutput(t *testing.T) {
 		t.Errorf("exit %d, %d requests; the output after the answer is missing:\n%q\nreport:\n%s", code, hits.Load(), term, &r.stdout)
 	}
 }
+
+// TestTTYHostQuestionDoesNotTimeOut: the command's timeout (1 s here)
+// stands still while the person is asked about a host: an answer after
+// 2.5 s still lets the command finish, where the same command with no
+// answer pending would have been killed at 1 s.
+func TestTTYHostQuestionDoesNotTimeOut(t *testing.T) {
+	t.Parallel()
+	needsProxySandbox(t)
+	addr, hits := webServer(t)
+	root := newRoot(t)
+	r := startTTYEnv(t, "clada", root, webCSL, []string{"CLADA_PROXY_TEST_HOSTS=web.test=" + addr}, false, "--timeout", "1s")
+	r.expect(webCommandQ)
+	r.expect(webQuestions)
+	r.answer("y\n")
+	r.expect(webHostQ)
+	r.expect("s): ")
+	time.Sleep(2500 * time.Millisecond)
+	r.answer("y\n")
+	code, _ := r.wait(30 * time.Second)
+	if out := r.stdout.String(); code != exitOK || !strings.Contains(out, "hello from web.test") || strings.Contains(out, "timed out") || hits.Load() != 1 {
+		t.Errorf("exit %d, %d requests; report:\n%s", code, hits.Load(), out)
+	}
+}

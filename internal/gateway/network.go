@@ -136,7 +136,8 @@ type hostGate struct {
 	pause *runner.Pause // nil: no timeout to stop
 	ns    *netSession   // where the questions asked are noted
 
-	mu      sync.Mutex      // held while asking: one question at a time, each host once
+	asking  sync.Mutex      // held while asking: one question at a time, each host once
+	mu      sync.Mutex      // guards answers
 	answers map[string]bool // host → the person's answer in this run
 }
 
@@ -154,14 +155,24 @@ func (g *hostGate) allow(host string, port int) bool {
 	if !g.hq.asking() {
 		return false
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if ok, seen := g.answers[host]; seen {
+	g.asking.Lock()
+	defer g.asking.Unlock()
+	if ok, seen := g.answer(host); seen {
 		return ok
 	}
 	ok := g.ask(host, port)
+	g.mu.Lock()
 	g.answers[host] = ok
+	g.mu.Unlock()
 	return ok
+}
+
+// answer is the person's answer about host in this run, if any.
+func (g *hostGate) answer(host string) (ok, asked bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	ok, asked = g.answers[host]
+	return ok, asked
 }
 
 // hint is the proxy's Hint: how the person grants host.
@@ -169,16 +180,14 @@ func (g *hostGate) hint(host string, _ int) string {
 	if matchHost(g.v.Grants.DeniedHosts, host) {
 		return fmt.Sprintf("Do not try to work around it: the person answered never for %s with `%s`; only the person can take it out of [[network]] in .clada/commands.toml", host, g.v.HostPattern)
 	}
-	g.mu.Lock()
-	ok, asked := g.answers[host]
-	g.mu.Unlock()
-	if asked && !ok {
+	if ok, asked := g.answer(host); asked && !ok {
 		return fmt.Sprintf("Do not try to work around it: the person was asked and did not let it; if %s is needed, the person adds it to hosts = [...] in .clada/config.toml", host)
 	}
 	return fmt.Sprintf("Do not try to work around it; if %s is needed, the person adds it to hosts = [...] in .clada/config.toml", host)
 }
 
-// ask puts host:port to the person and applies the answer; g.mu is held.
+// ask puts host:port to the person and applies the answer; g.asking is
+// held.
 func (g *hostGate) ask(host string, port int) bool {
 	hq := g.hq
 	if hq.Hold != nil {

@@ -221,11 +221,16 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.trustAll {
 		warnf(stderr, "--trust-all: every command that would be asked about runs without asking (denied ones still don't)")
 	}
-	if x.NoAsk == "" && project.NeedsAsk(plan) {
-		prompter, err := approve.Open(nil)
+	// The terminal is opened when a block needs asking, and when a
+	// command runs at all: a running command that wants a host it was
+	// not granted is put to the person then and there.
+	var prompter *approve.Prompter
+	if x.NoAsk == "" && (project.NeedsAsk(plan) || mayRun(plan)) {
+		prompter, err = approve.Open(nil)
 		if err != nil {
 			warnf(stderr, "cannot open the terminal to ask: %v", err)
 			x.NoAsk = approve.NoTTY
+			prompter = nil
 		} else {
 			defer prompter.Close()
 			prompter.SetClock(testOnlyClock)
@@ -243,6 +248,12 @@ func runAction(o runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	prog := newProgress(stderr, len(plan.Results), os.Getenv)
 	if prog != nil {
 		x.Live, x.Started = prog, prog.started
+	}
+	if prompter.Terminal() {
+		x.Hosts = &gateway.HostQuestions{Asker: prompter, Timeout: x.ApprovalTimeout, Diag: stderr}
+		if prog != nil {
+			x.Hosts.Hold = prog.hold
+		}
 	}
 	g.Execute(ctx, plan, x, func(r *gateway.Result) {
 		if prog != nil {
@@ -476,6 +487,21 @@ func listAction(root string, stdout io.Writer) error {
 				fmt.Fprintf(stdout, "%s  %s\n", indent, p.Text)
 			}
 		}
+		// The hosts remembered for patterns (always and never answered
+		// while a command ran), when there are any.
+		if len(c.Network) > 0 {
+			fmt.Fprintf(stdout, "%snetwork (%d):\n", indent, len(c.Network))
+			for _, r := range c.Network {
+				var lists []string
+				if len(r.Allow) > 0 {
+					lists = append(lists, "may reach "+strings.Join(r.Allow, ", "))
+				}
+				if len(r.Deny) > 0 {
+					lists = append(lists, "never "+strings.Join(r.Deny, ", "))
+				}
+				fmt.Fprintf(stdout, "%s  %s: %s\n", indent, r.Pattern.Text, strings.Join(lists, "; "))
+			}
+		}
 	}
 	printLists(cmds, "")
 	untrusted := p.Untrusted()
@@ -483,7 +509,7 @@ func listAction(root string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "(not trusted: its allowed patterns are not used until clada trust)\n")
 	}
 	for _, l := range p.Commands.Layers() {
-		if len(l.Allowed) == 0 && len(l.Blocked) == 0 {
+		if len(l.Allowed) == 0 && len(l.Blocked) == 0 && len(l.Network) == 0 {
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: %s\n", l.Scope(), l.Path)

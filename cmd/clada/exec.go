@@ -234,7 +234,7 @@ func execExit(res runner.Result, cfg runner.Config, stderr io.Writer) int {
 // runner's buffer of it, however much the command prints.
 func runStreaming(ctx context.Context, v gateway.Verdict, cfg runner.Config, sb *sandbox.Sandbox, stdout, stderr io.Writer) (runner.Result, gateway.Confinement) {
 	cfg.Stdout, cfg.Stderr = stdout, stderr
-	res, conf := gateway.RunVerdict(ctx, v, cfg, sb)
+	res, conf := gateway.RunVerdict(ctx, v, cfg, sb, nil)
 	if res.WriteErr != nil {
 		fmt.Fprintf(stderr, "clada: passing the output on: %v\n", res.WriteErr)
 	}
@@ -245,7 +245,7 @@ func runStreaming(ctx context.Context, v gateway.Verdict, cfg runner.Config, sb 
 // to stdout and stderr as it comes.
 func runCompositeStreaming(ctx context.Context, g *gateway.Gateway, c *gateway.Composite, cfg runner.Config, sb *sandbox.Sandbox, stdout, stderr io.Writer) (runner.Result, gateway.Confinement) {
 	cfg.Stdout, cfg.Stderr = stdout, stderr
-	cr := g.RunComposite(ctx, c, cfg, sb)
+	cr := g.RunComposite(ctx, c, cfg, sb, nil)
 	if cr.Result.WriteErr != nil {
 		fmt.Fprintf(stderr, "clada: passing the output on: %v\n", cr.Result.WriteErr)
 	}

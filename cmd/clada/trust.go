@@ -77,6 +77,25 @@ func trustSummary(path, name string, data []byte) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		network, err := approve.ParseNetwork(path, data, name == approve.LegacyFile, gateway.ParsePattern)
+		if err != nil {
+			return "", err
+		}
+		// The hosts the file lets commands reach ([[network]] allow),
+		// which trust gives as it gives the allowed patterns.
+		var hosts []string
+		for _, r := range network {
+			if len(r.Allow) > 0 {
+				hosts = append(hosts, fmt.Sprintf("`%s` → %s", r.Pattern.Text, strings.Join(r.Allow, ", ")))
+			}
+		}
+		reach := ""
+		if len(hosts) > 0 {
+			reach = fmt.Sprintf("; lets %d %s reach hosts through clada's proxy: %s", len(hosts), plural(len(hosts), "pattern", "patterns"), strings.Join(hosts, "; "))
+		}
+		if len(allowed) == 0 && reach != "" {
+			return fmt.Sprintf("allows no command without asking; blocks %d %s", len(blocked), plural(len(blocked), "pattern", "patterns")) + reach, nil
+		}
 		if len(allowed) == 0 {
 			return fmt.Sprintf("allows nothing; blocks %d %s (blocks apply without trust too)", len(blocked), plural(len(blocked), "pattern", "patterns")), nil
 		}
@@ -87,7 +106,7 @@ func trustSummary(path, name string, data []byte) (string, error) {
 				texts[i] += " (" + w + ")"
 			}
 		}
-		return fmt.Sprintf("allows %d %s without asking: %s", len(allowed), plural(len(allowed), "pattern", "patterns"), strings.Join(texts, "; ")), nil
+		return fmt.Sprintf("allows %d %s without asking: %s", len(allowed), plural(len(allowed), "pattern", "patterns"), strings.Join(texts, "; ")) + reach, nil
 	case approve.SpecsFile:
 		set, err := specs.ParseData(path, data)
 		if err != nil {

@@ -384,3 +384,66 @@ func TestInstallUnknownAgent(t *testing.T) {
 		t.Errorf("Install of an unknown agent: %v", err)
 	}
 }
+
+// benchSettings is a person's Claude Code settings file as it grows: a
+// comment, permissions, and a few hooks of their own, about 2 KB.
+const benchSettings = `{
+  // the team's settings
+  "model": "opus",
+  "permissions": {
+    "allow": ["Bash(npm run lint)", "Bash(npm test:*)", "Read(~/.zshrc)"],
+    "deny": ["Bash(curl:*)", "Read(./.env)", "Read(./secrets/**)"], /* reviewed */
+  },
+  "env": {"NODE_ENV": "development", "FORCE_COLOR": "1"},
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Write|Edit", // formatters
+        "hooks": [{"type": "command", "command": "prettier --check", "timeout": 20}]
+      },
+      {"matcher": "Read", "hooks": [{"type": "command", "command": "./scripts/audit-read.sh"}]},
+    ],
+    "PostToolUse": [
+      {"matcher": "Write", "hooks": [{"type": "command", "command": "npm run lint -- --fix"}]}
+    ],
+    "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
+  },
+  "statusLine": {"type": "command", "command": "~/.claude/statusline.sh"}
+}
+`
+
+// BenchmarkInstallUninstall: clada hook install then uninstall on a
+// person's settings file, read, parsed, edited, checked and written each
+// time (the file round-trips, so every iteration does the same work).
+func BenchmarkInstallUninstall(b *testing.B) {
+	o := InstallOptions{Agent: "claude-code", Root: b.TempDir(), Clada: "clada"}
+	path, _ := o.Path()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(benchSettings), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, changed, err := Install(o); err != nil || !changed {
+			b.Fatalf("Install: %v %v", changed, err)
+		}
+		if _, n, err := Uninstall(o); err != nil || n != 1 {
+			b.Fatalf("Uninstall: %d %v", n, err)
+		}
+	}
+	if got, _ := os.ReadFile(path); string(got) != benchSettings {
+		b.Fatalf("the file did not round-trip:\n%s", got)
+	}
+}
+
+// BenchmarkParseSettings: parsing the same file alone, as the Claude Code
+// hook does for the person's permission rules before every command.
+func BenchmarkParseSettings(b *testing.B) {
+	data := []byte(benchSettings)
+	for b.Loop() {
+		if _, err := parseJSONC(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

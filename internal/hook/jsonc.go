@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/tailscale/hujson"
 )
 
 // This file reads and edits JSON with comments (JSONC), as the agents'
@@ -17,19 +13,15 @@ import (
 // accepted, and every edit changes only the bytes it must, so comments,
 // key order and formatting elsewhere stay as they were.
 //
-// github.com/tailscale/hujson parses; clada keeps the edits. hujson's own
-// editing (Value.Patch) leaves an inserted entry glued to the previous
-// line ("},{...}") until Value.Format is called, and Format rewrites the
-// whole file (tabs, aligned values, a trailing comma after every last
-// member), so the person's formatting would be lost and uninstall could
-// not give the file back byte for byte. Around hujson.Parse, parseJSONC
-// adds what clada's settings files need and hujson does not do: a UTF-8
-// byte order mark is skipped, a file that is not UTF-8 is refused (hujson
-// accepts bad UTF-8 inside strings), a // comment may end the file without
-// a newline, nesting is limited before parsing (hujson recurses once per
-// level without a limit: 4 MiB of "[" overflowed the stack, a fatal
-// error), and a syntax error is reported in clada's words at hujson's
-// line and column.
+// Why not github.com/tailscale/hujson (issue 30, part 9; tried and
+// measured, see the commits that added and removed it): its editing
+// (Value.Patch) glues an added entry to the line before until Value.Format
+// rewrites the whole file, so the edits below would stay anyway; as the
+// parser alone it needed as much code around it as the parser here (a
+// byte order mark, bad UTF-8 in strings, a // comment ending the file, a
+// nesting limit before it overflows the stack on deep input, and clada's
+// error messages), took about 1.7 times the CPU and twice the memory per
+// parse, and made clada 183 KB larger.
 
 // kind is the type of a JSON value.
 type kind int
@@ -80,205 +72,230 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
 
-// syntaxError is a SyntaxError at byte offset pos of data, the column
-// counted in bytes.
-func syntaxError(data []byte, pos int, format string, a ...any) error {
-	pos = min(pos, len(data))
-	line := 1 + bytes.Count(data[:pos], []byte("\n"))
-	col := 1 + pos - (bytes.LastIndexByte(data[:pos], '\n') + 1)
-	return &SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf(format, a...)}
+type jsoncParser struct {
+	data []byte
+	pos  int
 }
-
-const maxDepth = 200
-
-// bom is the UTF-8 byte order mark an editor may start the file with.
-var bom = []byte("\xef\xbb\xbf")
 
 // parseJSONC parses data, which must hold exactly one JSON value, with
 // comments and trailing commas allowed. A UTF-8 byte order mark is
 // skipped.
 func parseJSONC(data []byte) (*node, error) {
-	off := 0
-	if bytes.HasPrefix(data, bom) {
-		off = len(bom)
+	p := &jsoncParser{data: data}
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		p.pos = 3
 	}
 	if !utf8.Valid(data) {
-		pos := off
-		for pos < len(data) {
-			r, size := utf8.DecodeRune(data[pos:])
+		for p.pos < len(data) {
+			r, size := utf8.DecodeRune(data[p.pos:])
 			if r == utf8.RuneError && size == 1 {
 				break
 			}
-			pos += size
+			p.pos += size
 		}
-		return nil, syntaxError(data, pos, "the file is not UTF-8")
+		return nil, p.errorf("the file is not UTF-8")
 	}
-	open, deep, str := nesting(data[off:])
-	if deep >= 0 {
-		return nil, syntaxError(data, off+deep, "nested more than %d deep", maxDepth)
+	if err := p.space(); err != nil {
+		return nil, err
 	}
-	// hujson ends a // comment only at a newline: one more lets the
-	// file's last line be a comment. Offsets before it are the file's.
-	text := make([]byte, 0, len(data)-off+1)
-	text = append(append(text, data[off:]...), '\n')
-	v, err := hujson.Parse(text)
+	n, err := p.value(0)
 	if err != nil {
-		return nil, parseError(data, off, err, open, str)
+		return nil, err
 	}
-	return fromHuJSON(&v, off), nil
+	if err := p.space(); err != nil {
+		return nil, err
+	}
+	if p.pos < len(p.data) {
+		return nil, p.errorf("unexpected %q after the JSON value", p.data[p.pos])
+	}
+	return n, nil
 }
 
-// nesting returns the brackets still open at the end of text, innermost
-// last, the offset of the first that opens a level deeper than maxDepth
-// (the root is level 0; -1 when none does), and the offset of a string
-// the text ends in (-1 when none). Strings and comments are skipped.
-func nesting(text []byte) (open []byte, deep, str int) {
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; c {
-		case '"':
-			start := i
-			for i++; i < len(text) && text[i] != '"'; i++ {
-				if text[i] == '\\' {
-					i++
-				}
+func (p *jsoncParser) errorf(format string, a ...any) error {
+	line, col := 1, 1
+	for _, c := range p.data[:min(p.pos, len(p.data))] {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return &SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf(format, a...)}
+}
+
+// space skips blanks and comments.
+func (p *jsoncParser) space() error {
+	for p.pos < len(p.data) {
+		switch c := p.data[p.pos]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			p.pos++
+		case c == '/' && p.pos+1 < len(p.data) && p.data[p.pos+1] == '/':
+			for p.pos < len(p.data) && p.data[p.pos] != '\n' {
+				p.pos++
 			}
-			if i >= len(text) {
-				return open, -1, start
-			}
-		case '/':
-			end := -1
-			switch {
-			case bytes.HasPrefix(text[i:], []byte("//")):
-				end = bytes.IndexByte(text[i:], '\n')
-			case bytes.HasPrefix(text[i:], []byte("/*")):
-				if end = bytes.Index(text[i+2:], []byte("*/")); end >= 0 {
-					end += 3
-				}
-			default:
-				continue
-			}
+		case c == '/' && p.pos+1 < len(p.data) && p.data[p.pos+1] == '*':
+			end := bytes.Index(p.data[p.pos+2:], []byte("*/"))
 			if end < 0 {
-				return open, -1, -1
+				return p.errorf("unterminated /* comment")
 			}
-			i += end
-		case '[', '{':
-			if len(open) > maxDepth {
-				return open, i, -1
-			}
-			open = append(open, c)
-		case ']', '}':
-			if len(open) > 0 {
-				open = open[:len(open)-1]
-			}
-		}
-	}
-	return open, -1, -1
-}
-
-// parseError is hujson's error err about data (its text from off on) in
-// clada's words, as a *SyntaxError; open are the brackets still open at
-// the end of the file, which say what the file ends inside, and str the
-// offset in text of a string it ends in (-1 when none).
-func parseError(data []byte, off int, err error, open []byte, str int) error {
-	// hujson says "hujson: line L, column C: MSG".
-	where, msg, ok := strings.Cut(err.Error(), ": ")
-	if ok {
-		where, msg, ok = strings.Cut(msg, ": ")
-	}
-	l, c, _ := strings.Cut(strings.TrimPrefix(where, "line "), ", column ")
-	line, lerr := strconv.Atoi(l)
-	col, cerr := strconv.Atoi(c)
-	if !ok || lerr != nil || cerr != nil {
-		return syntaxError(data, len(data), "%v", err)
-	}
-	pos := off
-	for ; line > 1; line-- {
-		pos += bytes.IndexByte(data[pos:], '\n') + 1
-	}
-	pos = min(pos+col-1, len(data))
-	if strings.HasSuffix(msg, io.ErrUnexpectedEOF.Error()) && !strings.HasPrefix(msg, "parsing comment:") {
-		if str >= 0 {
-			return syntaxError(data, off+str, "unterminated string")
-		}
-		msg = "unexpected end of file"
-		if len(open) > 0 {
-			msg += map[byte]string{'{': " in an object", '[': " in an array"}[open[len(open)-1]]
-		}
-		return syntaxError(data, len(data), "%s", msg)
-	}
-	switch {
-	case pos >= len(data):
-		// Only the newline parseJSONC added is there: hujson's words.
-	case (strings.HasSuffix(msg, "at start of value") || strings.HasPrefix(msg, "invalid literal: ")) && keyExpected(data[off:pos]):
-		msg = "expected a quoted key"
-	case strings.HasPrefix(msg, "parsing comment:"):
-		msg = "unterminated /* comment"
-	case strings.HasSuffix(msg, "after object value (expecting ',' or '}')"):
-		msg = "expected , or } after an object member"
-	case strings.HasSuffix(msg, "after array value (expecting ',' or ']')"):
-		msg = "expected , or ] after an array element"
-	case strings.HasSuffix(msg, "at start of object name"):
-		msg = "expected a quoted key"
-	case strings.HasSuffix(msg, "after object name"):
-		msg = "expected : after the key"
-	case strings.HasSuffix(msg, "after top-level value"):
-		msg = fmt.Sprintf("unexpected %q after the JSON value", data[pos])
-	case strings.HasPrefix(msg, "invalid literal: \"") && strings.Contains(msg, "\n"):
-		pos += strings.IndexByte(msg, '\n') - len("invalid literal: ")
-		msg = "newline in a string"
-	case strings.HasPrefix(msg, "invalid literal: \""):
-		msg = "invalid string"
-	case strings.HasPrefix(msg, "invalid literal: -"), strings.HasPrefix(msg, "invalid literal: ") && '0' <= data[pos] && data[pos] <= '9':
-		msg = "invalid number"
-	case strings.HasPrefix(msg, "invalid literal: "), strings.HasSuffix(msg, "at start of value"):
-		msg = fmt.Sprintf("unexpected %q", data[pos])
-	}
-	return syntaxError(data, pos, "%s", msg)
-}
-
-// keyExpected reports whether an object's key comes at the end of text:
-// an object is the innermost open bracket, and its { or a comma is the
-// last thing before, blanks aside.
-func keyExpected(text []byte) bool {
-	open, _, _ := nesting(text)
-	text = bytes.TrimRight(text, " \t\r\n")
-	return len(open) > 0 && open[len(open)-1] == '{' && len(text) > 0 && (text[len(text)-1] == '{' || text[len(text)-1] == ',')
-}
-
-// fromHuJSON is the node of v, a value hujson parsed from the file's text
-// after off bytes.
-func fromHuJSON(v *hujson.Value, off int) *node {
-	n := &node{start: off + v.StartOffset, end: off + v.EndOffset}
-	switch x := v.Value.(type) {
-	case *hujson.Object:
-		n.kind = kObject
-		for i := range x.Members {
-			m := &x.Members[i]
-			comma := -1
-			// A comma follows every member but the last, and the last
-			// when hujson keeps its AfterExtra (a trailing comma).
-			if i < len(x.Members)-1 || m.Value.AfterExtra != nil {
-				comma = off + m.Value.EndOffset + len(m.Value.AfterExtra)
-			}
-			key, _ := m.Name.Value.(hujson.Literal)
-			n.members = append(n.members, member{key: key.String(), start: off + m.Name.StartOffset, val: fromHuJSON(&m.Value, off), commaAfter: comma})
-		}
-	case *hujson.Array:
-		n.kind = kArray
-		for i := range x.Elements {
-			n.elems = append(n.elems, fromHuJSON(&x.Elements[i], off))
-		}
-	case hujson.Literal:
-		switch x.Kind() {
-		case '"':
-			n.kind, n.str = kString, x.String()
-		case '0':
-			n.kind = kNumber
+			p.pos += 2 + end + 2
 		default:
-			n.kind = kLiteral
+			return nil
 		}
 	}
-	return n
+	return nil
+}
+
+const maxDepth = 200
+
+func (p *jsoncParser) value(depth int) (*node, error) {
+	if depth > maxDepth {
+		return nil, p.errorf("nested more than %d deep", maxDepth)
+	}
+	if p.pos >= len(p.data) {
+		return nil, p.errorf("unexpected end of file")
+	}
+	start := p.pos
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return &node{kind: kString, start: start, end: p.pos, str: s}, nil
+	case c == '-' || ('0' <= c && c <= '9'):
+		for p.pos < len(p.data) && strings.IndexByte("+-.eE0123456789", p.data[p.pos]) >= 0 {
+			p.pos++
+		}
+		if !json.Valid(p.data[start:p.pos]) {
+			p.pos = start
+			return nil, p.errorf("invalid number")
+		}
+		return &node{kind: kNumber, start: start, end: p.pos}, nil
+	default:
+		for _, lit := range []string{"true", "false", "null"} {
+			if bytes.HasPrefix(p.data[p.pos:], []byte(lit)) {
+				p.pos += len(lit)
+				return &node{kind: kLiteral, start: start, end: p.pos}, nil
+			}
+		}
+		return nil, p.errorf("unexpected %q", c)
+	}
+}
+
+// str reads a JSON string at p.pos.
+func (p *jsoncParser) str() (string, error) {
+	start := p.pos
+	p.pos++
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case '\\':
+			p.pos += 2
+		case '"':
+			p.pos++
+			var s string
+			if err := json.Unmarshal(p.data[start:p.pos], &s); err != nil {
+				p.pos = start
+				return "", p.errorf("invalid string")
+			}
+			return s, nil
+		case '\n':
+			return "", p.errorf("newline in a string")
+		default:
+			p.pos++
+		}
+	}
+	p.pos = start
+	return "", p.errorf("unterminated string")
+}
+
+func (p *jsoncParser) object(depth int) (*node, error) {
+	n := &node{kind: kObject, start: p.pos}
+	p.pos++
+	for {
+		if err := p.space(); err != nil {
+			return nil, err
+		}
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of file in an object")
+		}
+		if p.data[p.pos] == '}' {
+			p.pos++
+			n.end = p.pos
+			return n, nil
+		}
+		if len(n.members) > 0 && n.members[len(n.members)-1].commaAfter < 0 {
+			return nil, p.errorf("expected , or } after an object member")
+		}
+		if p.data[p.pos] != '"' {
+			return nil, p.errorf("expected a quoted key")
+		}
+		m := member{start: p.pos, commaAfter: -1}
+		key, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		m.key = key
+		if err := p.space(); err != nil {
+			return nil, err
+		}
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.errorf("expected : after the key %q", key)
+		}
+		p.pos++
+		if err := p.space(); err != nil {
+			return nil, err
+		}
+		if m.val, err = p.value(depth + 1); err != nil {
+			return nil, err
+		}
+		if err := p.space(); err != nil {
+			return nil, err
+		}
+		if p.pos < len(p.data) && p.data[p.pos] == ',' {
+			m.commaAfter = p.pos
+			p.pos++
+		}
+		n.members = append(n.members, m)
+	}
+}
+
+func (p *jsoncParser) array(depth int) (*node, error) {
+	n := &node{kind: kArray, start: p.pos}
+	p.pos++
+	comma := true
+	for {
+		if err := p.space(); err != nil {
+			return nil, err
+		}
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of file in an array")
+		}
+		if p.data[p.pos] == ']' {
+			p.pos++
+			n.end = p.pos
+			return n, nil
+		}
+		if !comma {
+			return nil, p.errorf("expected , or ] after an array element")
+		}
+		e, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.elems = append(n.elems, e)
+		if err := p.space(); err != nil {
+			return nil, err
+		}
+		comma = p.pos < len(p.data) && p.data[p.pos] == ','
+		if comma {
+			p.pos++
+		}
+	}
 }
 
 // edit is one replacement of data[start:end] by text.
@@ -426,34 +443,23 @@ func lineHasMore(data []byte, offset int) bool {
 	return false
 }
 
-// between is data[a:b] with comments blanked out (their line ends
-// kept), so that a search for a comma or a newline sees only JSON. Edits
-// call it only on what lies between two values: blanks, comments and a
-// comma.
+// between is data[a:b] with comments blanked out, so that a search for
+// a comma or a newline sees only JSON.
 func between(data []byte, a, b int) []byte {
 	out := bytes.Clone(data[a:b])
-	for i := 0; i < len(out); i++ {
-		end := -1
-		switch {
-		case bytes.HasPrefix(out[i:], []byte("//")):
-			if end = bytes.IndexByte(out[i:], '\n'); end < 0 {
-				end = len(out) - i
+	p := &jsoncParser{data: out}
+	for p.pos < len(out) {
+		s := p.pos
+		if out[p.pos] == '/' && p.pos+1 < len(out) && (out[p.pos+1] == '/' || out[p.pos+1] == '*') {
+			_ = p.space()
+			for i := s; i < p.pos; i++ {
+				if out[i] != '\n' {
+					out[i] = ' '
+				}
 			}
-		case bytes.HasPrefix(out[i:], []byte("/*")):
-			if end = bytes.Index(out[i+2:], []byte("*/")); end < 0 {
-				end = len(out) - i
-			} else {
-				end += 4
-			}
-		default:
 			continue
 		}
-		for k := i; k < i+end; k++ {
-			if out[k] != '\n' {
-				out[k] = ' '
-			}
-		}
-		i += end - 1
+		p.pos++
 	}
 	return out
 }

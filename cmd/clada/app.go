@@ -83,6 +83,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		c := verb(stdin, stdout, stderr)
 		c.OnUsageError = usageError
 		c.HideHelpCommand = true
+		for _, sub := range c.Subcommands {
+			sub.OnUsageError = usageError
+		}
 		app.Commands = append(app.Commands, c)
 	}
 	return app

@@ -99,3 +99,27 @@ func TestHelpGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownFlagEveryVerb: a flag that no command has gets one error
+// line and a hint on stderr, exit 2 and nothing on stdout, for every
+// command and subcommand (a model may be reading stdout: urfave/cli's own
+// answer printed the whole help there, as `clada hook install --x` and
+// `clada hook claude-code --x` did).
+func TestUnknownFlagEveryVerb(t *testing.T) {
+	t.Parallel()
+	var null bytes.Buffer
+	for _, p := range commandPaths(nil, newApp(&null, &null, &null).Commands) {
+		t.Run(strings.Join(p, "_"), func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			args := append(append([]string{"clada"}, p...), "--no-such-flag")
+			code := run(args, strings.NewReader(""), &stdout, &stderr)
+			lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+			if code != exitUsage || stdout.Len() > 0 || len(lines) != 2 ||
+				!strings.HasPrefix(lines[0], "clada: error: ") || !strings.Contains(lines[0], "no-such-flag") || !strings.HasPrefix(lines[1], "clada: hint: ") {
+				t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d, nothing on stdout, an error naming the flag and a hint",
+					strings.Join(args, " "), code, stdout.String(), stderr.String(), exitUsage)
+			}
+		})
+	}
+}

@@ -52,7 +52,7 @@ func TestHelpGolden(t *testing.T) {
 			t.Parallel()
 			var stdout, stderr bytes.Buffer
 			args := append(append([]string{"clada"}, p...), "--help")
-			code := run(args, strings.NewReader(""), &stdout, &stderr)
+			code := runInProcess(args, strings.NewReader(""), &stdout, &stderr)
 			if code != exitOK || stderr.Len() > 0 {
 				t.Fatalf("%s: exit %d, stderr %q", strings.Join(args, " "), code, stderr.String())
 			}
@@ -113,7 +113,7 @@ func TestUnknownFlagEveryVerb(t *testing.T) {
 			t.Parallel()
 			var stdout, stderr bytes.Buffer
 			args := append(append([]string{"clada"}, p...), "--no-such-flag")
-			code := run(args, strings.NewReader(""), &stdout, &stderr)
+			code := runInProcess(args, strings.NewReader(""), &stdout, &stderr)
 			lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
 			if code != exitUsage || stdout.Len() > 0 || len(lines) != 2 ||
 				!strings.HasPrefix(lines[0], "clada: error: ") || !strings.Contains(lines[0], "no-such-flag") || !strings.HasPrefix(lines[1], "clada: hint: ") {

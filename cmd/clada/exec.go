@@ -33,7 +33,7 @@ const (
 // execCommand is `clada exec`. Its arguments are read by
 // gateway.ParseExec, the same function the gateway uses to judge a
 // command that runs clada exec, so the two cannot disagree.
-func execCommand(stdout, stderr io.Writer) *cli.Command {
+func execCommand(_ io.Reader, stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "exec",
 		Usage:     "decide one command and, only when it is allowed, run it with its output passed through",

@@ -12,7 +12,7 @@ import (
 
 // sandboxCommand is `clada sandbox` (also `clada doctor`): what this
 // machine offers for confining commands, and why.
-func sandboxCommand(stdout io.Writer) *cli.Command {
+func sandboxCommand(_ io.Reader, stdout, _ io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:    "sandbox",
 		Aliases: []string{"doctor"},

@@ -216,10 +216,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			{
 				Name:  "mcp",
 				Usage: "serve clada's run, check, output and kill tools to an agent over MCP (stdio)",
-				Description: "An MCP server on stdin/stdout: register it with your agent (README \"MCP\"). Approvals are\n" +
+				Description: "An MCP server on stdin/stdout: register it with your agent (docs/mcp.md). Approvals are\n" +
 					"asked through the client (elicitation), never on the terminal; commands still running after\n" +
 					"background_after become jobs. When the client disconnects, every job is killed." + examples(
-					"clada mcp                    # what an agent starts; README shows how to register it",
+					"clada mcp                    # what an agent starts; docs/mcp.md shows how to register it",
 					"clada mcp --root ~/src/app   # serve that project, wherever the agent starts it"),
 				Flags: []cli.Flag{
 					rootFlag(),
@@ -257,7 +257,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Name:  "trust",
 				Usage: "trust this project's own .clada files: show what they change, then use them",
 				Description: "A project's config.toml, commands.toml and specs.toml loosen nothing until you trust them\n" +
-					"(README \"Trust\"). clada trust shows what each file allows or loosens beyond clada's defaults,\n" +
+					"(docs/config.md, \"Scopes and trust\"). clada trust shows what each file allows or loosens beyond clada's defaults,\n" +
 					"then records their content hashes in your state directory; a later change to a file\n" +
 					"(a git pull, a command) makes it untrusted again. What clada writes itself after you answered\n" +
 					"stays trusted." + examples(
@@ -288,7 +288,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Name:  "config",
 				Usage: "show the effective settings and the file each comes from (user, project, personal, managed)",
 				Description: "Every config.toml key with its effective value and its origin, as git config\n" +
-					"--show-origin does; README \"Scopes and trust\" has the precedence." + examples("clada config"),
+					"--show-origin does; docs/config.md, \"Scopes and trust\", has the precedence." + examples("clada config"),
 				Flags: []cli.Flag{rootFlag()},
 				Action: func(c *cli.Context) error {
 					if err := noArgs(c, "run clada config alone"); err != nil {

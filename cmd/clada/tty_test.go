@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,11 +50,6 @@ func startTTY(t testing.TB, root, csl string, args ...string) *ttyRun {
 // startTTYProgram is startTTY for one of the programs TestMain registers.
 func startTTYProgram(t testing.TB, program, root, csl string, args ...string) *ttyRun {
 	t.Helper()
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Fatalf("opening a pty: %v", err)
-	}
-	r := &ttyRun{t: t, ptmx: ptmx, done: make(chan error, 1), read: make(chan struct{})}
 	cmd := cladaCmd(t, root, append([]string{"run", "--root", root}, args...)...)
 	if program != "clada" {
 		// A program of this test binary's (TestMain), such as
@@ -65,7 +61,19 @@ func startTTYProgram(t testing.TB, program, root, csl string, args ...string) *t
 		cmd.Path = exe
 	}
 	cmd.Args[0] = program
-	cmd.Stdin = strings.NewReader(csl)
+	return startTTYCmd(t, cmd, csl)
+}
+
+// startTTYCmd starts cmd with stdin on its standard input and a new
+// session whose controlling terminal is a fresh pty.
+func startTTYCmd(t testing.TB, cmd *exec.Cmd, stdin string) *ttyRun {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatalf("opening a pty: %v", err)
+	}
+	r := &ttyRun{t: t, ptmx: ptmx, done: make(chan error, 1), read: make(chan struct{})}
+	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
 	cmd.ExtraFiles = []*os.File{tty} // fd 3 in the child
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 3}

@@ -213,3 +213,51 @@ func slugify(text string) string {
 	}
 	return b.String()
 }
+
+// TestCodeNamesDocs: every docs/NAME.md that clada's code or its help
+// names exists, and no code points to a section of the README by name
+// (`README "…"`): the README is a front page, and the manual's sections
+// live in docs/.
+func TestCodeNamesDocs(t *testing.T) {
+	t.Parallel()
+	page := regexp.MustCompile(`docs/[a-z0-9_-]+\.md`)
+	section := regexp.MustCompile(`README,? \\?"|README, [A-Z]`)
+	found := 0
+	for _, top := range []string{"cmd", "internal"} {
+		err := filepath.WalkDir(repoFile(top), func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if d.Name() == "testdata" || d.Name() == "node_modules" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, m := range page.FindAllString(string(data), -1) {
+				found++
+				if _, err := os.Stat(repoFile(m)); err != nil {
+					t.Errorf("%s names %s, which does not exist", path, m)
+				}
+			}
+			if loc := section.FindIndex(data); loc != nil {
+				line := strings.Count(string(data[:loc[0]]), "\n") + 1
+				t.Errorf("%s:%d points to a section of the README; name the docs/ page that holds it", path, line)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if found < 5 {
+		t.Errorf("only %d names of docs pages found in the code; is the walk broken?", found)
+	}
+}

@@ -113,6 +113,37 @@ func TestNewcomer(t *testing.T) {
 		t.Fatal("the five-minute start has no clada run with a question answered")
 	}
 	t.Logf("%s: asked about %s", asksCmd, asked)
+
+	// What the README says comes of answering always instead: the
+	// pattern is written to the clone's .clada/commands.toml, which is
+	// not trusted, so it applies only after clada trust.
+	cladaIn := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(clada, args...)
+		cmd.Dir = clone
+		cmd.Env = append(os.Environ(), "HOME=/no-home", "CI=")
+		return cmd
+	}
+	r := startTTYCmd(t, cladaIn(strings.Fields(asksCmd)[1:]...), "")
+	r.expect("clada: run `" + asked + "`")
+	r.expect(": ")
+	r.answer("a\n")
+	if code, term := r.wait(60 * time.Second); code != 0 {
+		t.Fatalf("answering always: exit %d\n%s", code, term)
+	}
+	why := func() string {
+		out, err := cladaIn("why", asked).Output()
+		exitCodeOf(t, err)
+		return string(out)
+	}
+	if out := why(); !strings.Contains(out, "decision: ask (rule not-in-specs)") {
+		t.Errorf("after always, before clada trust: clada why %s does not stay ask:\n%s", asked, out)
+	}
+	if out, err := cladaIn("trust").CombinedOutput(); exitCodeOf(t, err) != 0 {
+		t.Fatalf("clada trust:\n%s", out)
+	}
+	if out := why(); !strings.Contains(out, "decision: allow (rule allowed-pattern)") {
+		t.Errorf("after always and clada trust: clada why %s is not allowed by the pattern:\n%s", asked, out)
+	}
 }
 
 // newcomerLine is one line of the README's five-minute start.

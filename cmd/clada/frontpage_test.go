@@ -108,7 +108,7 @@ func TestREADMEFrontPage(t *testing.T) {
 	}
 	for _, page := range docPages(t) {
 		if page != "README.md" && !strings.Contains(readme, "]("+page+")") {
-			t.Errorf("README.md does not link to %s", page)
+			t.Errorf("README.md does not link to %s: add a row for it to the Documentation table of README.md", page)
 		}
 	}
 }

@@ -34,6 +34,11 @@ import (
 //
 // Linux only: the terminal is a pty, as in the other terminal tests.
 func TestNewcomer(t *testing.T) {
+	if testing.Short() {
+		// It tests no race: it builds clada and runs it as a newcomer
+		// would (~10 s), and the plain go test ./... runs it.
+		t.Skip("-short: the newcomer test runs in the plain go test ./...")
+	}
 	t.Parallel()
 	gobin, err := exec.LookPath("go")
 	if err != nil {

@@ -25,9 +25,11 @@ import (
 // decision and its rule. The README's second command, `go test ./...`, is
 // this test's own suite: .ci/run runs it, and running it here would recurse.
 //
-// The clone is the repository's files as `git clone` would have them (the
-// tracked files, and new files git does not ignore) committed into a
-// fresh repository. It is made at a path that is the same on every run of
+// The clone is the repository's files as `git clone` would have them:
+// the files git tracks (a new file counts once it is added), as the work
+// tree has them, committed into a fresh repository. Untracked files are
+// left out, as a clone lacks them: a stray .env of the developer's is
+// never copied. It is made at a path that is the same on every run of
 // this checkout and removed afterwards: go's build cache keys a package's
 // compilation by its directory, so a new directory each time would
 // compile every package of clada again (~10 s of CPU) on every run.
@@ -225,7 +227,7 @@ func (l newcomerLine) check(t *testing.T, code int, out, asked string) {
 	}
 }
 
-// cloneRepo copies the repository's files as a clone has them into a
+// cloneRepo copies the repository's tracked files as a clone has them into a
 // fresh git repository with one commit, at a path that depends only on the
 // checkout, and removes it when the test ends.
 func cloneRepo(t *testing.T) string {
@@ -234,7 +236,7 @@ func cloneRepo(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	list := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	list := exec.Command("git", "ls-files", "-z", "--cached")
 	list.Dir = repo
 	out, err := list.Output()
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,11 +50,14 @@ func startTTY(t testing.TB, root, csl string, args ...string) *ttyRun {
 // startTTYProgram is startTTY for one of the programs TestMain registers.
 func startTTYProgram(t testing.TB, program, root, csl string, args ...string) *ttyRun {
 	t.Helper()
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Fatalf("opening a pty: %v", err)
-	}
-	r := &ttyRun{t: t, ptmx: ptmx, done: make(chan error, 1), read: make(chan struct{})}
+	return startTTYEnv(t, program, root, csl, nil, false, args...)
+}
+
+// startTTYEnv is startTTYProgram with env added to clada's environment,
+// and, when stderrTTY, clada's stderr on the terminal too (where clada
+// run shows its progress and the commands' live output).
+func startTTYEnv(t testing.TB, program, root, csl string, env []string, stderrTTY bool, args ...string) *ttyRun {
+	t.Helper()
 	cmd := cladaCmd(t, root, append([]string{"run", "--root", root}, args...)...)
 	if program != "clada" {
 		// A program of this test binary's (TestMain), such as
@@ -65,8 +69,31 @@ func startTTYProgram(t testing.TB, program, root, csl string, args ...string) *t
 		cmd.Path = exe
 	}
 	cmd.Args[0] = program
-	cmd.Stdin = strings.NewReader(csl)
+	cmd.Env = append(cmd.Env, env...)
+	return startTTYCmdOn(t, cmd, csl, stderrTTY)
+}
+
+// startTTYCmd starts cmd with stdin on its standard input and a new
+// session whose controlling terminal is a fresh pty.
+func startTTYCmd(t testing.TB, cmd *exec.Cmd, stdin string) *ttyRun {
+	t.Helper()
+	return startTTYCmdOn(t, cmd, stdin, false)
+}
+
+// startTTYCmdOn is startTTYCmd with, when stderrTTY, cmd's stderr on the
+// terminal too.
+func startTTYCmdOn(t testing.TB, cmd *exec.Cmd, stdin string, stderrTTY bool) *ttyRun {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatalf("opening a pty: %v", err)
+	}
+	r := &ttyRun{t: t, ptmx: ptmx, done: make(chan error, 1), read: make(chan struct{})}
+	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
+	if stderrTTY {
+		cmd.Stderr = tty
+	}
 	cmd.ExtraFiles = []*os.File{tty} // fd 3 in the child
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 3}
 	if err := cmd.Start(); err != nil {
@@ -271,7 +298,7 @@ func TestTTYPromptPrefix(t *testing.T) {
 	t.Parallel()
 	root := newRoot(t)
 	r := startTTY(t, root, "<---RUN--->\ntrue run one\n<---END--->\n")
-	r.expect("clada: run `true run one` in . (`true` is not in clada's specs) [" + testproc.SandboxPhrase(t) + "]? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
+	r.expect("clada: run `true run one` in . (`true` is not in clada's specs) [" + ttySandboxPhrase(t) + "]? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
 	r.answer("p\n")
 	code, _ := r.wait(ttyWait)
 	if code != exitOK {

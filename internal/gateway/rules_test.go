@@ -111,7 +111,7 @@ func TestRulesComplete(t *testing.T) {
 }
 
 const (
-	tableBegin = "<!-- BEGIN rules table: generated from gateway.Rules by `go test ./gateway -run TestRulesDoc -update`; do not edit by hand -->"
+	tableBegin = "<!-- BEGIN rules table: generated from gateway.Rules by `go test ./internal/gateway -run TestRulesDoc -update`; do not edit by hand -->"
 	tableEnd   = "<!-- END rules table -->"
 )
 
@@ -152,7 +152,7 @@ func TestRulesDoc(t *testing.T) {
 				t.Fatal(err)
 			}
 		} else {
-			t.Errorf("%s: the rules table is out of date; run `go test ./gateway -run TestRulesDoc -update` (-want +got):\n%s",
+			t.Errorf("%s: the rules table is out of date; run `go test ./internal/gateway -run TestRulesDoc -update` (-want +got):\n%s",
 				path, cmp.Diff(want, got))
 		}
 	}

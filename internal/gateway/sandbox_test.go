@@ -210,7 +210,7 @@ func TestNetworkSessionGrants(t *testing.T) {
 	for _, tt := range tests {
 		v := g.Decide(tt.cmd, "")
 		v.Grants.OpenNetwork = v.Grants.OpenNetwork || tt.open
-		ns, err := startNetwork(v, sb)
+		ns, err := startNetwork(context.Background(), v, sb, nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}

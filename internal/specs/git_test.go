@@ -260,6 +260,7 @@ func TestConfigCredential(t *testing.T) {
 	}
 	write(filepath.Join(lr.Root(), ".git", "config"), "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = https://ghp_tok@github.com/o/r.git\n[remote \"up\"]\n\turl = https://github.com/o/r.git\n")
 	write(filepath.Join(lr.Root(), "clean.cfg"), "[alias]\n\tst = status\n")
+	write(filepath.Join(lr.Root(), "bracket.cfg"), "[alias]\n\tst = status\n[remote \"o\"] url = https://ghp_tok@github.com/o/r]x.git\n")
 	getenv := func(k string) string {
 		if k == "HOME" {
 			return home
@@ -283,6 +284,7 @@ func TestConfigCredential(t *testing.T) {
 		{"bad regexp matches everything", lr, gitrules.ConfigRead{Regexps: []string{"("}}, "credential.helper"},
 		{"global scope", lr, gitrules.ConfigRead{All: true, Scope: "global"}, "credential.helper"},
 		{"a clean file", lr, gitrules.ConfigRead{All: true, Scope: "file", File: "clean.cfg"}, ""},
+		{"a ] in a value after its header", lr, gitrules.ConfigRead{All: true, Scope: "file", File: "bracket.cfg"}, "remote.o.url"},
 		{"fixture repository is clean locally", r, gitrules.ConfigRead{All: true, Scope: "local"}, ""},
 	}
 	for _, tt := range tests {
@@ -310,5 +312,39 @@ func TestParseGitConfig(t *testing.T) {
 	want := []string{"core.editor=vim -f", "core.bare=true", "remote.Origin.url=xy", "a.b.k=v"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("parseGitConfig (-want +got):\n%s", diff)
+	}
+}
+
+// TestConfigHeaderEnd: a section header ends where git ends it, so a "]"
+// in a quoted subsection or in a value after the header is not its end.
+// Each line is one header git reads (checked with git 2.39: git config
+// --list prints the name and value on the right).
+func TestConfigHeaderEnd(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"[remote \"o\"] url = https://tok@h/r]x.git\n", "remote.o.url=https://tok@h/r]x.git"},
+		{"[credential] helper = \"!f() { echo ]; }; f\"\n", "credential.helper=!f() { echo ]; }; f"},
+		{"[url \"https://h/x]y\"]\n\tinsteadOf = z\n", "url.https://h/x]y.insteadof=z"},
+		{"[diff \"a]b\"] textconv = cat\n", "diff.a]b.textconv=cat"},
+		{"[x \"q\\\"]\\\\\"] k = v\n", `x.q"]\.k=v`},
+		{"[includeIf \"gitdir:/w]/\"] path = in.cfg\n", "includeif.gitdir:/w]/.path=in.cfg"},
+		// Headers git rejects: the line is skipped and the section stays.
+		{"[a]\n[ b ] k = v\n[c \"d\" ] k = v\n[e \"f\n[g\n\tk = w\n", "a.k=w"},
+	}
+	for _, tt := range tests {
+		var got []string
+		parseGitConfig([]byte(tt.in), func(n, v string) bool {
+			got = append(got, n+"="+v)
+			return true
+		})
+		if len(got) != 1 || got[0] != tt.want {
+			t.Errorf("parseGitConfig(%q) = %q, want [%q]", tt.in, got, tt.want)
+		}
+	}
+	if got := configTextconv([]byte("[diff \"a]b\"] textconv = cat\n")); got != "diff.a]b.textconv" {
+		t.Errorf("configTextconv = %q, want diff.a]b.textconv", got)
+	}
+	if got := configIncludes([]byte("[includeIf \"gitdir:/w]/\"] path = in.cfg\n")); len(got) != 1 || got[0] != "in.cfg" {
+		t.Errorf("configIncludes = %q, want [in.cfg]", got)
 	}
 }

@@ -1,8 +1,6 @@
 package specs
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,58 +169,13 @@ func includeTarget(inc, from, home string) (string, bool) {
 // project file, and git itself would refuse a malformed file.
 func configIncludes(data []byte) []string {
 	var out []string
-	configLines(data, func(section, _, line string) bool {
-		if section != "include" && section != "includeif" {
-			return true
-		}
-		key, val, ok := strings.Cut(line, "=")
-		if !ok || !strings.EqualFold(strings.TrimSpace(key), "path") {
-			return true
-		}
-		if v := configValue(val); v != "" {
-			out = append(out, v)
+	configEntries(data, func(e configEntry) bool {
+		if (e.section == "include" || e.section == "includeif") && e.key == "path" && !e.bare && e.value != "" {
+			out = append(out, e.value)
 		}
 		return true
 	})
 	return out
-}
-
-// configLines calls fn with each line of a git configuration file that
-// is not a section header (with continuation lines joined, and the text
-// after a header's "]" counted as a line of its own), and the section it
-// is in: the section name in lower case and the subsection ("pdf" of
-// [diff "pdf"] and of [diff.pdf]), until fn returns false. A header
-// without "]" is skipped and leaves the section as it was.
-func configLines(data []byte, fn func(section, sub, line string) bool) {
-	section, sub := "", ""
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		for strings.HasSuffix(line, `\`) && sc.Scan() {
-			line = line[:len(line)-1] + strings.TrimSpace(sc.Text())
-		}
-		if strings.HasPrefix(line, "[") {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
-			}
-			head := strings.TrimSpace(line[1:end])
-			name, rest, _ := strings.Cut(head, " ")
-			name, dotted, _ := strings.Cut(name, ".")
-			section, sub = strings.ToLower(name), strings.Trim(strings.TrimSpace(rest), `"`)
-			if dotted != "" {
-				sub = dotted
-			}
-			line = strings.TrimSpace(line[end+1:])
-			if line == "" {
-				continue
-			}
-		}
-		if !fn(section, sub, line) {
-			return
-		}
-	}
 }
 
 // configValue unquotes a git configuration value and drops a trailing
@@ -318,13 +271,9 @@ func textconvDriver(r *Resolver, getenv func(string) string) string {
 // textconv key in a [diff] section counts, whatever its value.
 func configTextconv(data []byte) string {
 	found := ""
-	configLines(data, func(section, sub, line string) bool {
-		if section != "diff" {
-			return true
-		}
-		key, _, _ := strings.Cut(line, "=")
-		if strings.EqualFold(strings.TrimSpace(key), "textconv") {
-			found = "diff." + sub + ".textconv"
+	configEntries(data, func(e configEntry) bool {
+		if e.section == "diff" && e.key == "textconv" {
+			found = "diff." + e.sub + ".textconv"
 			return false
 		}
 		return true

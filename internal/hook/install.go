@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clada/clada/internal/atomicfile"
 	"github.com/clada/clada/internal/parser"
 	"github.com/clada/clada/internal/specs"
 )
@@ -437,32 +438,17 @@ func checkWritten(path string, data []byte, s settings, agent string, want bool)
 	return nil
 }
 
-// writeAtomic replaces path with data through a temporary file in the
-// same directory, keeping the file's permissions (0644 for a new file);
-// when path is a symbolic link, the file it points to is replaced.
+// writeAtomic replaces path with data (atomicfile), keeping the file's
+// permissions (0644 for a new file) and creating its directory; when
+// path is a symbolic link, the file it points to is replaced.
 func writeAtomic(path string, data []byte) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real // a linked settings file (dotfiles) stays linked
 	}
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".clada-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	err = errors.Join(err, f.Chmod(mode), f.Close())
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.Write(path, data, atomicfile.Options{Perm: atomicfile.Perm(path, 0o644)}); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

@@ -167,8 +167,8 @@ func refuse(w io.Writer, r *gateway.Result) {
 	switch r.Decision {
 	case gateway.Ask:
 		fmt.Fprintf(w, "clada: not run: needs approval (rule %s)%s: %s\n", r.Rule, word, r.Reason)
-		fmt.Fprintf(w, "clada: clada exec never asks; run the command itself, so that the person is asked, or the person can run `clada allow %s`\n",
-			parser.QuoteWord(parser.Quote(r.Argv)))
+		fmt.Fprintf(w, "clada: clada exec never asks; run the command itself, so that the person is asked, or the person can run `%s`\n",
+			gateway.AllowCommand(r.Argv))
 	default:
 		fmt.Fprintf(w, "clada: denied, not run (rule %s)%s: %s\n", r.Rule, word, r.Reason)
 		if r.Advice != "" {

@@ -372,8 +372,8 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 	v.Decision, v.Rule = Ask, RuleNotInSpecs
 	v.Why = fmt.Sprintf("`%s` is not in clada's specs", argv[0])
 	v.Reason = v.Why + ", so the person must approve it"
-	v.Advice = fmt.Sprintf("the person can approve it at the prompt or with `clada allow %s`; prefer commands clada's specs allow (see `clada specs`)",
-		parser.QuoteWord(parser.Quote(argv)))
+	v.Advice = fmt.Sprintf("the person can approve it at the prompt or with `%s`; prefer commands clada's specs allow (see `clada specs`)",
+		AllowCommand(argv))
 	return v
 }
 
@@ -572,6 +572,11 @@ func (g *Gateway) gitChdir(argv []string, absDir string) (stripped []string, dir
 // PatternFor is the pattern `always`/`never` writes for argv: the exact
 // command, quoted.
 func PatternFor(argv []string) string { return parser.Quote(argv) }
+
+// AllowCommand is the command line that approves argv for good,
+// `clada allow PATTERN` with [PatternFor]'s pattern as one word: what
+// every advice to approve a command names.
+func AllowCommand(argv []string) string { return "clada allow " + parser.QuoteWord(PatternFor(argv)) }
 
 // RunsAnything says why a pattern hands a model any code it likes ("bash
 // is a shell: it runs other programs"), or "" when it does not: its

@@ -309,7 +309,7 @@ func (a Answer) Rewrite(self string) string {
 	b.WriteString(rewritePrefix(self))
 	opt := func(name, val string) {
 		if portableWord(val) {
-			b.WriteString(" --" + name + " " + portableQuote(val))
+			b.WriteString(" --" + name + " " + ShellQuote([]string{val}))
 		} else {
 			b.WriteString(" --" + name + "64 " + gateway.EncodeLine(val))
 		}
@@ -324,9 +324,7 @@ func (a Answer) Rewrite(self string) string {
 	}
 	if a.Result.Composite == nil && !slices.ContainsFunc(a.Result.Argv, func(w string) bool { return !portableWord(w) }) {
 		b.WriteString(" --")
-		for _, w := range a.Result.Argv {
-			b.WriteString(" " + portableQuote(w))
-		}
+		b.WriteString(" " + ShellQuote(a.Result.Argv))
 		return b.String()
 	}
 	// A composition, or a word some shell would read differently, reaches
@@ -406,15 +404,6 @@ func quotableWord(s string) bool {
 // agent may use reads it back as s: plain, or quotable.
 func portableWord(s string) bool { return plainWord(s) || quotableWord(s) }
 
-// portableQuote writes a [portableWord]: as it is when plain, else in
-// single quotes.
-func portableQuote(s string) string {
-	if plainWord(s) {
-		return s
-	}
-	return "'" + s + "'"
-}
-
 // plainText splits text, a command as the model wrote it, into its words
 // when every shell an agent may use reads it the same: words separated by
 // spaces, each plain or wholly in single quotes with quotable contents,
@@ -448,11 +437,16 @@ func plainText(text string) (words []string, ok bool) {
 	return words, len(words) > 0
 }
 
-// ShellQuote joins words into a command line that a POSIX shell (bash,
-// zsh, dash, sh) splits back into exactly these words: a word of plain
-// characters as it is, any other in single quotes, with ' written as
-// '\”. Single quotes keep every other byte, newlines and backslashes
-// included; the words clada allows contain no NUL.
+// ShellQuote joins words into a command line for the agent's shell: a
+// [plainWord] as it is, any other in single quotes ([parser.SingleQuote]).
+// A POSIX shell (bash, zsh, dash, sh) splits it back
+// into exactly these words; so does every shell an agent may use (fish
+// and PowerShell too) when each word is a [portableWord], which is how
+// [Answer.Rewrite] uses it. It is not [parser.Quote], which writes bash
+// for clada's own parser and for people, and leaves words bare (%self,
+// a=b, x,y) that zsh, fish or PowerShell read otherwise; nor
+// syntax.Quote, whose $'…' fish and dash do not read and whose bare
+// %self fish expands.
 func ShellQuote(words []string) string {
 	var b strings.Builder
 	for i, w := range words {
@@ -463,9 +457,7 @@ func ShellQuote(words []string) string {
 			b.WriteString(w)
 			continue
 		}
-		b.WriteByte('\'')
-		b.WriteString(strings.ReplaceAll(w, "'", `'\''`))
-		b.WriteByte('\'')
+		b.WriteString(parser.SingleQuote(w))
 	}
 	return b.String()
 }

@@ -617,7 +617,7 @@ func relDir(root, dir string) string {
 // notApprovedAdvice tells the model that a person must approve the
 // command, and how.
 func notApprovedAdvice(r *gateway.Result, root string, no approve.NoReason) string {
-	allow := "clada allow " + parser.QuoteWord(gateway.PatternFor(r.Argv))
+	allow := gateway.AllowCommand(r.Argv)
 	how := fmt.Sprintf("a person must approve it: in a terminal in %s, `%s` (or `clada run` there, which asks), then call run again; ", root, allow)
 	if no == noElicitation {
 		return how + "or use an MCP client that supports elicitation, where clada asks the person directly"

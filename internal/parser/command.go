@@ -934,5 +934,14 @@ func QuoteWord(s string) string {
 	}
 	// Tabs, newlines and other characters syntax.Quote writes as $'…':
 	// single quotes keep every byte but NUL literally.
+	return SingleQuote(s)
+}
+
+// SingleQuote writes s in single quotes, each single quote in it closing
+// the quotes, escaped with a backslash, and opening them again: every
+// POSIX shell reads it back as s,
+// newlines and backslashes included. It is the one quoting of [Quote],
+// [QuoteWord] and hook.ShellQuote for what needs quotes.
+func SingleQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/clada/clada/internal/output"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/runner"
 )
 
@@ -54,7 +55,7 @@ func notInstalled(r *Result, x ExecOptions) {
 	_ = stderr.Close()
 	res := runner.Result{Status: runner.StatusExited, ExitCode: missingCode(r.Verdict),
 		StderrBytes: stderr.Bytes()}
-	r.Rule, r.Word = RuleNotFound, ""
+	r.Rule, r.Word = rules.NotFound, ""
 	if len(r.Argv) > 0 {
 		r.Word = r.Argv[0]
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/internal/netproxy"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/sandbox"
 	"github.com/clada/clada/internal/specs"
 )
@@ -37,7 +38,7 @@ type netSession struct {
 //   - any other command, and one with no host to reach, gets none.
 func startNetwork(v Verdict, sb *sandbox.Sandbox) (*netSession, error) {
 	ns := &netSession{}
-	open, proxied := netPlan(v, sb, v.Decision == Ask || v.Rule == RuleAllowedPattern)
+	open, proxied := netPlan(v, sb, v.Decision == Ask || v.Rule == rules.AllowedPattern)
 	if !proxied {
 		ns.open = open
 		return ns, nil

@@ -11,14 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
-)
-
-// Rule codes for commands that run clada itself.
-const (
-	// RuleSelfExec refuses a `clada exec` whose own arguments are wrong
-	// or that names another project root.
-	RuleSelfExec = "self-exec"
 )
 
 // ExecArgs are the arguments of `clada exec [--root R] [--dir D] [--]
@@ -192,7 +186,7 @@ func (g *Gateway) decideSelf(argv []string, dir string) (v Verdict, ok bool) {
 	x, err := ParseExec(argv[2:])
 	switch {
 	case err != nil:
-		return Verdict{Decision: Deny, Rule: RuleSelfExec, Word: strings.Join(argv[2:], " "),
+		return Verdict{Decision: Deny, Rule: rules.SelfExec, Word: strings.Join(argv[2:], " "),
 			Reason: err.Error(), Advice: "write the command itself, without clada exec"}, true
 	case x.Help:
 		return Verdict{}, false
@@ -200,11 +194,11 @@ func (g *Gateway) decideSelf(argv []string, dir string) (v Verdict, ok bool) {
 		// What a composition runs is clada's to start, part by part; a
 		// command that runs clada exec of one would be a second gate
 		// around it.
-		return Verdict{Decision: Deny, Rule: RuleSelfExec, Word: "--line",
+		return Verdict{Decision: Deny, Rule: rules.SelfExec, Word: "--line",
 			Reason: "clada exec --line runs a command line that clada decides itself",
 			Advice: "write the command line itself, without clada exec"}, true
 	case x.Root != "" && !g.sameRoot(x.Root, dir):
-		return Verdict{Decision: Deny, Rule: RuleSelfExec, Word: x.Root,
+		return Verdict{Decision: Deny, Rule: rules.SelfExec, Word: x.Root,
 			Reason: fmt.Sprintf("clada exec --root %s names another project than %s", x.Root, g.Root()),
 			Advice: "write the command itself, without clada exec"}, true
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/clada/clada/internal/gateway"
 	"github.com/clada/clada/internal/parser"
 	"github.com/clada/clada/internal/project"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
 
@@ -145,7 +146,7 @@ func Decide(req Request) Answer {
 	a.Root = p.Root
 	if p.Base == "" && !sameDir(p.Root, req.Dir) {
 		a.Reason = fmt.Sprintf("clada denied this command (rule %s) `%s`: the shell is in %s, outside the project root %s. Do instead: run commands in the project; ask the person to start the agent's shell there again",
-			specs.RulePathOutsideRoot, req.Dir, req.Dir, p.Root)
+			rules.PathOutsideRoot, req.Dir, req.Dir, p.Root)
 		return a
 	}
 	g, err := p.DecideGateway() // clada exec decides again and runs
@@ -174,7 +175,7 @@ func Decide(req Request) Answer {
 		e := p.LogEntry(decisionlog.EntryHook, req.Agent, r)
 		e.Decision = string(a.Decision)
 		if a.Decision != r.Decision {
-			e.Rule, e.Reason = gateway.RuleSelfExec, a.Reason
+			e.Rule, e.Reason = string(rules.SelfExec), a.Reason
 		}
 		_ = p.Log(e)
 	}()
@@ -183,7 +184,7 @@ func Decide(req Request) Answer {
 		// what needs approval: refuse now and say how to be asked.
 		a.Decision = gateway.Deny
 		a.Reason = fmt.Sprintf("clada denied this command (rule %s): it runs clada exec of a command that needs approval (%s), and clada exec never runs what needs approval. Do instead: write the command without clada exec, so that the person is asked",
-			gateway.RuleSelfExec, why(r))
+			rules.SelfExec, why(r))
 		return a
 	}
 	a.Reason = reason(r)
@@ -255,7 +256,7 @@ func reason(r *gateway.Result) string {
 // not have.
 func hookAdvice(r *gateway.Result) string {
 	switch r.Rule {
-	case "shell-syntax", "builtin", gateway.RuleCSLSyntax:
+	case "shell-syntax", "builtin", rules.CSLSyntax:
 		return "write commands without shell logic: pipes, `&&`, `||`, `;`, `cd DIR && …` and redirections to files in the project are accepted; " +
 			"loops, conditionals, subshells, groups and `&` are not, so run the steps one at a time"
 	case "redirect":
@@ -267,7 +268,7 @@ func hookAdvice(r *gateway.Result) string {
 			return r.Advice
 		}
 		return "write the value out literally (for $HOME write the path; for a directory, `cd DIR && …`)"
-	case string(parser.RuleArgTooLong):
+	case rules.ArgTooLong:
 		return "pass large content in a file inside the project, written with your file-writing tool"
 	}
 	return toolWords.Replace(r.Advice)

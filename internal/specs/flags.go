@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // pathArg is a path that the command will open, with how it came.
@@ -65,7 +67,7 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 			// operand is a file name to the program. (An asked runner
 			// without permutation, npx, hands everything after its
 			// first operand to the program it runs: operands.)
-			return p, &DeniedError{Rule: RuleSpec, Arg: a,
+			return p, &DeniedError{Rule: rules.Spec, Arg: a,
 				Reason: fmt.Sprintf("%s takes %s after an operand as a file name, not as a flag", sp.name, a),
 				Advice: "put every flag before the operands (" + sp.name + " " + a + " FILE), or write -- before a file named " + a}
 		case done || a == "-" || len(a) < 2 || a[0] != '-' || sp.modeOperand && len(p.operands) == 0 && a != "--" && symbolicMode(a):
@@ -213,7 +215,7 @@ func (sp *spec) parseWord(p *parsed, args []string, i int) (int, *DeniedError) {
 		return i, sp.flagValue(p, a, name, t, a[2:])
 	}
 	return i, &DeniedError{
-		Rule: RuleUnknownFlag,
+		Rule: rules.UnknownFlag,
 		Arg:  a,
 		Reason: sp.name + " " + a + " is not a flag in clada's spec for " + sp.name + ", whose flags never combine: " + sp.name +
 			" does not read a word of several letters as getopt does (xxd takes -al for -a, GNU sed -iE for -i with the suffix E)",
@@ -255,7 +257,7 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 				j++
 			}
 			if j >= len(args) || j == i+1 {
-				return p, &DeniedError{Rule: RuleSpec, Arg: a, Reason: sp.name + " " + a + " needs a command ended by ';' or '{} +'", Advice: "end the command with a quoted ';' (\\; or ';') or with {} +: find . -name x " + a + " wc -l {} \\;"}
+				return p, &DeniedError{Rule: rules.Spec, Arg: a, Reason: sp.name + " " + a + " needs a command ended by ';' or '{} +'", Advice: "end the command with a quoted ';' (\\; or ';') or with {} +: find . -name x " + a + " wc -l {} \\;"}
 			}
 			p.saw(a)
 			p.inner = append(p.inner, args[i+1:j])
@@ -265,7 +267,7 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 		t, ok := sp.tests[a]
 		if !ok {
 			if !strings.HasPrefix(a, "-") {
-				return p, &DeniedError{Rule: RuleSpec, Arg: a, Reason: sp.name + ": " + a + " comes after the expression started; starting points must come first", Advice: "put every path before the first test, e.g. find dir -name '*.go'"}
+				return p, &DeniedError{Rule: rules.Spec, Arg: a, Reason: sp.name + ": " + a + " comes after the expression started; starting points must come first", Advice: "put every path before the first test, e.g. find dir -name '*.go'"}
 			}
 			return p, sp.unknownFlag(a, a, "")
 		}
@@ -338,7 +340,7 @@ func (sp *spec) flagValue(p *parsed, word, name string, t ValueType, val string)
 		// FIFO that hangs it.
 		if strings.Contains(strings.ToUpper(val), "TZ=") {
 			return &DeniedError{
-				Rule:   RuleFlagValue,
+				Rule:   rules.FlagValue,
 				Arg:    word,
 				Reason: fmt.Sprintf("%s %s %q sets a time zone with TZ=, which makes %s open a time zone file clada does not check", sp.name, name, val, sp.name),
 				Advice: "leave TZ= out of the date (use -u for UTC, or a numeric offset like +02:00)",
@@ -415,12 +417,12 @@ func (sp *spec) unknownFlag(word, name, cluster string) *DeniedError {
 	if strings.HasPrefix(name, "--") {
 		reason += "; long options must be written in full, without abbreviation"
 	}
-	return &DeniedError{Rule: RuleUnknownFlag, Arg: word, Reason: reason, Advice: sp.flagAdvice()}
+	return &DeniedError{Rule: rules.UnknownFlag, Arg: word, Reason: reason, Advice: sp.flagAdvice()}
 }
 
 func (sp *spec) forbidden(word, name, why string) *DeniedError {
 	return &DeniedError{
-		Rule:   RuleUnknownFlag,
+		Rule:   rules.UnknownFlag,
 		Arg:    word,
 		Reason: sp.name + " " + name + ": " + why,
 		Advice: "leave out " + name + ", or ask the person to run it; " + sp.flagAdvice(),
@@ -429,7 +431,7 @@ func (sp *spec) forbidden(word, name, why string) *DeniedError {
 
 func (sp *spec) flagValueErr(word, name, what string) *DeniedError {
 	return &DeniedError{
-		Rule:   RuleFlagValue,
+		Rule:   rules.FlagValue,
 		Arg:    word,
 		Reason: sp.name + " " + name + " " + what,
 		Advice: "give " + name + " a valid value",

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clada/clada/internal/gitrules"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/clada/clada/internal/gitrules"
+	"github.com/clada/clada/internal/rules"
 )
 
 func TestCheckGit(t *testing.T) {
@@ -19,46 +21,46 @@ func TestCheckGit(t *testing.T) {
 	tests := []struct {
 		in   string
 		want Outcome
-		rule Rule
+		rule rules.Rule
 	}{
-		{"git status", Allow, RuleSpec},
-		{"git log -n 5", Allow, RuleSpec},
-		{"git diff --stat", Allow, RuleSpec},
-		{"git log -- a.txt", Allow, RuleSpec},
-		{"git log -- /etc/passwd", Deny, RulePathOutsideRoot},
-		{"git log -- ../x", Deny, RulePathOutsideRoot},
-		{"git push", Ask, Rule(gitrules.RuleGitSubcommand)},
-		{"git -c core.pager=x log", Deny, Rule(gitrules.RuleGitOption)},
-		{"git log --output=x", Deny, Rule(gitrules.RuleGitOption)},
-		{"git branch -D x", Ask, Rule(gitrules.RuleGitSubcommand)},
-		{"git shortlog -sn", Allow, RuleSpec},
-		{"git grep -n x -- dir", Allow, RuleSpec},
-		{"git grep -n x -- ../y", Deny, RulePathOutsideRoot},
-		{"git grep -f /etc/passwd", Deny, RulePathOutsideRoot},
-		{"git format-patch -o out -1", Allow, RuleSpec},
-		{"git format-patch -o .git/x -1", Deny, RuleProtectedPath},
-		{"git format-patch -o gitlink -1", Deny, RuleProtectedPath},
-		{"git format-patch --output-directory=../x -1", Deny, RulePathOutsideRoot},
-		{"git format-patch --stdout -1", Allow, RuleSpec},
-		{"git config --local --list", Allow, RuleSpec},
-		{"git config --file /etc/gitconfig --list", Deny, RulePathOutsideRoot},
-		{"git config -f escape/x --list", Deny, RulePathOutsideRoot},
-		{"git config --get credential.helper", Ask, Rule(gitrules.RuleGitSubcommand)},
-		{"git clean -n", Allow, RuleSpec},
-		{"git clean -f", Ask, Rule(gitrules.RuleGitSubcommand)},
-		{"git tag v2", Ask, Rule(gitrules.RuleGitSubcommand)},
+		{"git status", Allow, rules.Spec},
+		{"git log -n 5", Allow, rules.Spec},
+		{"git diff --stat", Allow, rules.Spec},
+		{"git log -- a.txt", Allow, rules.Spec},
+		{"git log -- /etc/passwd", Deny, rules.PathOutsideRoot},
+		{"git log -- ../x", Deny, rules.PathOutsideRoot},
+		{"git push", Ask, rules.Rule(rules.GitSubcommand)},
+		{"git -c core.pager=x log", Deny, rules.Rule(rules.GitOption)},
+		{"git log --output=x", Deny, rules.Rule(rules.GitOption)},
+		{"git branch -D x", Ask, rules.Rule(rules.GitSubcommand)},
+		{"git shortlog -sn", Allow, rules.Spec},
+		{"git grep -n x -- dir", Allow, rules.Spec},
+		{"git grep -n x -- ../y", Deny, rules.PathOutsideRoot},
+		{"git grep -f /etc/passwd", Deny, rules.PathOutsideRoot},
+		{"git format-patch -o out -1", Allow, rules.Spec},
+		{"git format-patch -o .git/x -1", Deny, rules.ProtectedPath},
+		{"git format-patch -o gitlink -1", Deny, rules.ProtectedPath},
+		{"git format-patch --output-directory=../x -1", Deny, rules.PathOutsideRoot},
+		{"git format-patch --stdout -1", Allow, rules.Spec},
+		{"git config --local --list", Allow, rules.Spec},
+		{"git config --file /etc/gitconfig --list", Deny, rules.PathOutsideRoot},
+		{"git config -f escape/x --list", Deny, rules.PathOutsideRoot},
+		{"git config --get credential.helper", Ask, rules.Rule(rules.GitSubcommand)},
+		{"git clean -n", Allow, rules.Spec},
+		{"git clean -f", Ask, rules.Rule(rules.GitSubcommand)},
+		{"git tag v2", Ask, rules.Rule(rules.GitSubcommand)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			t.Parallel()
 			argv, _ := splitExample(tt.in)
 			got := s.Check(argv, root, r)
-			if got.Rule == RuleNotFound {
+			if got.Rule == rules.NotFound {
 				t.Fatalf("git not installed: %s", got.Reason)
 			}
 			type result struct {
 				Outcome Outcome
-				Rule    Rule
+				Rule    rules.Rule
 			}
 			if diff := cmp.Diff(result{tt.want, tt.rule}, result{got.Outcome, got.Rule}); diff != "" {
 				t.Errorf("Check(%q) (-want +got):\n%s%s", tt.in, diff, got.Reason)
@@ -92,7 +94,7 @@ func TestCheckExec(t *testing.T) {
 	// A missing program is a fact, not a policy: still allowed, with the
 	// bare name to run and a note.
 	v := s2.Check([]string{"cat", "a.txt"}, r.Root(), r)
-	if v.Outcome != Allow || v.Rule != RuleSpec || v.Missing != "`cat` is not installed here (not found)" || v.Exec[0] != "cat" {
+	if v.Outcome != Allow || v.Rule != rules.Spec || v.Missing != "`cat` is not installed here (not found)" || v.Exec[0] != "cat" {
 		t.Errorf("missing program: %v %s %q %q", v.Outcome, v.Rule, v.Missing, v.Exec)
 	}
 }
@@ -220,7 +222,7 @@ func TestCheckGitWritesInDir(t *testing.T) {
 	r, _ := newFixture(t)
 	root := r.Root()
 	argv := []string{"git", "format-patch", "-1"}
-	if v := s.Check(argv, filepath.Join(root, ".git"), r); v.Outcome != Deny || v.Rule != RuleProtectedPath {
+	if v := s.Check(argv, filepath.Join(root, ".git"), r); v.Outcome != Deny || v.Rule != rules.ProtectedPath {
 		t.Errorf("format-patch in .git/ = %v %s, want deny protected-path", v.Outcome, v.Rule)
 	}
 	if v := s.Check(argv, filepath.Join(root, "dir"), r); v.Outcome != Allow {
@@ -231,11 +233,11 @@ func TestCheckGitWritesInDir(t *testing.T) {
 	}
 	r.Reset()
 	v := s.Check(argv, filepath.Join(root, "dir"), r)
-	if v.Outcome != Deny || v.Rule != RuleProtectedPath {
+	if v.Outcome != Deny || v.Rule != rules.ProtectedPath {
 		t.Errorf("format-patch into a directory with a patch-named symlink = %v %s, want deny protected-path", v.Outcome, v.Rule)
 	}
 	v = s.Check([]string{"git", "format-patch", "-o", "dir", "-1"}, root, r)
-	if v.Outcome != Deny || v.Rule != RuleProtectedPath {
+	if v.Outcome != Deny || v.Rule != rules.ProtectedPath {
 		t.Errorf("format-patch -o dir with a patch-named symlink = %v %s, want deny protected-path", v.Outcome, v.Rule)
 	}
 }

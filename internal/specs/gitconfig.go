@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/internal/gitrules"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/smallfile"
 )
 
@@ -36,7 +37,7 @@ func patchTargets(w, res string, pn *gitrules.PatchNames) error {
 			continue
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
-			return &DeniedError{Rule: RuleProtectedPath, Arg: w,
+			return &DeniedError{Rule: rules.ProtectedPath, Arg: w,
 				Reason: fmt.Sprintf("%s holds %s, a symlink that git format-patch would write through", w, n),
 				Advice: "write the patches into another directory with -o, or remove the link first"}
 		}

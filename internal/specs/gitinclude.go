@@ -6,15 +6,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/smallfile"
 )
-
-// RuleGitInclude asks about git commands while the git configuration reads
-// a file that the model can write: [include] or [includeIf] of a file in
-// the project's working tree, or a configuration file that itself lies
-// there. Such a file is git configuration, which can name programs for
-// git to run (core.pager, diff.*.textconv, an alias with !).
-const RuleGitInclude Rule = "git-config-include"
 
 // gitConfCache remembers, per root, the result of [gitConfigInProject]
 // for one Set, that is one run: the files are read once, however many git
@@ -55,7 +49,7 @@ func gitIncludeAsk(r *Resolver, file, from string) Verdict {
 	if from != "" {
 		why = "your git configuration " + from + " includes " + shown
 	}
-	return Verdict{Outcome: Ask, Rule: RuleGitInclude, Arg: shown,
+	return Verdict{Outcome: Ask, Rule: rules.GitInclude, Arg: shown,
 		Reason: why + ", a file inside the project that a command can write, and git configuration can name programs for git to run",
 		Advice: "the person is asked about every git command until the include is gone; they can move the file out of the project or into .git/"}
 }

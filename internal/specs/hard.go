@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // ProgName returns the name a program is known by: the base name, lower
@@ -426,14 +428,14 @@ func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
 func hardBlockOne(argv []string, dir string, r *Resolver) *DeniedError {
 	name := progName(argv[0])
 	if reason, ok := hardName(name); ok {
-		return &DeniedError{Rule: RuleHardBlock, Arg: argv[0], Reason: reason + "; clada never runs it", Advice: "do not use " + name + "; ask the person to run it themselves"}
+		return &DeniedError{Rule: rules.HardBlock, Arg: argv[0], Reason: reason + "; clada never runs it", Advice: "do not use " + name + "; ask the person to run it themselves"}
 	}
 	args := argv[1:]
 	switch name {
 	case "rm":
 		for _, a := range operandsAfterFlags(args) {
 			if what := dangerousTarget(a, dir, r); what != "" {
-				return &DeniedError{Rule: RuleHardBlock, Arg: a, Reason: "rm of " + what + " would destroy it; clada never runs it", Advice: "remove single files inside the project instead"}
+				return &DeniedError{Rule: rules.HardBlock, Arg: a, Reason: "rm of " + what + " would destroy it; clada never runs it", Advice: "remove single files inside the project instead"}
 			}
 		}
 	case "chmod", "chown", "chgrp":
@@ -452,7 +454,7 @@ func hardBlockOne(argv []string, dir string, r *Resolver) *DeniedError {
 					continue
 				}
 				if what := dangerousTarget(a, dir, r); what != "" {
-					return &DeniedError{Rule: RuleHardBlock, Arg: a, Reason: name + " -R of " + what + " changes every file in it; clada never runs it", Advice: "change single files inside the project instead"}
+					return &DeniedError{Rule: rules.HardBlock, Arg: a, Reason: name + " -R of " + what + " changes every file in it; clada never runs it", Advice: "change single files inside the project instead"}
 				}
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // Windows path rules (docs/rules.md, "Windows paths"). They hold on
@@ -44,7 +46,7 @@ var windowsReserved = map[string]bool{
 // separators as "/", or a *DeniedError naming what Windows would do.
 func windowsPath(p string) (string, *DeniedError) {
 	deny := func(reason, advice string) (string, *DeniedError) {
-		return "", &DeniedError{Rule: RulePathOutsideRoot, Arg: p, Reason: reason, Advice: advice}
+		return "", &DeniedError{Rule: rules.PathOutsideRoot, Arg: p, Reason: reason, Advice: advice}
 	}
 	s := strings.ReplaceAll(p, `\`, "/")
 	switch {

@@ -24,6 +24,7 @@ import (
 	"github.com/clada/clada/internal/parser"
 	"github.com/clada/clada/internal/project"
 	"github.com/clada/clada/internal/report"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
 
@@ -443,7 +444,7 @@ func storeError(err error) error {
 	if errors.As(err, &fe) {
 		return withHint(err, "fix or move the file; clada never rewrites a file it cannot read")
 	}
-	var d *parser.DeniedError
+	var d *rules.Denied
 	if errors.As(err, &d) {
 		return withHint(err, "patterns are command lines without shell syntax; a final * matches any further words")
 	}

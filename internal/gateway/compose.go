@@ -177,9 +177,9 @@ func (g *Gateway) decidePart(pi, ci int, cmd *parser.Cmd, dir string) *Part {
 	argv, err := g.expandWords(cmd.Words, absDir)
 	if err != nil {
 		word := ""
-		var d *specs.DeniedError
+		var d *rules.Denied
 		if errors.As(err, &d) {
-			word = d.Arg
+			word = d.Word
 		}
 		p.Verdict = refused(err, word)
 		return p
@@ -326,7 +326,7 @@ const maxGlob = 10000
 // first.
 func (g *Gateway) glob(pattern, absDir string) ([]string, error) {
 	if strings.HasPrefix(pattern, "/") {
-		return nil, &specs.DeniedError{Rule: rules.PathOutsideRoot, Arg: pattern,
+		return nil, &rules.Denied{Rule: rules.PathOutsideRoot, Word: pattern,
 			Reason: fmt.Sprintf("the glob %s is an absolute path, outside the project root", pattern),
 			Advice: "write globs relative to the project"}
 	}
@@ -377,7 +377,7 @@ func (g *Gateway) glob(pattern, absDir string) ([]string, error) {
 				}
 				next = append(next, cand{joinRel(c.rel, name), filepath.Join(c.abs, name)})
 				if len(next) > maxGlob {
-					return nil, &specs.DeniedError{Rule: rules.PathOutsideRoot, Arg: pattern,
+					return nil, &rules.Denied{Rule: rules.PathOutsideRoot, Word: pattern,
 						Reason: fmt.Sprintf("the glob %s matches more than %d names", pattern, maxGlob),
 						Advice: "narrow the glob, or use find"}
 				}

@@ -179,22 +179,15 @@ func (g *Gateway) prefixFor(r *Result) string {
 // PatternError is a pattern that `clada allow` refuses because it could
 // never allow anything: a hard block denies every command it matches.
 type PatternError struct {
-	Pattern string     // as written
-	Rule    rules.Rule // the rule that denies it, e.g. "hard-block"
-	Word    string     // the offending word
-	Reason  string
-	Advice  string
+	Pattern string // as written
+	// Denied is the hard block's denial (rule, offending word, reason),
+	// with advice that says why the pattern cannot help.
+	rules.Denied
 }
 
 func (e *PatternError) Error() string {
 	return fmt.Sprintf("the pattern `%s` would allow nothing: %s (rule %s, `%s`)", e.Pattern, e.Reason, e.Rule, e.Word)
 }
-
-// RuleCode returns the stable rule code.
-func (e *PatternError) RuleCode() string { return string(e.Rule) }
-
-// Hint returns what to do instead.
-func (e *PatternError) Hint() string { return e.Advice }
 
 // CheckAllowPattern returns a *PatternError when the pattern text, to be
 // added to the allowed list of the project at root, matches only commands
@@ -222,8 +215,8 @@ func CheckAllowPattern(root, text string) error {
 	if d == nil {
 		return nil
 	}
-	return &PatternError{Pattern: strings.TrimSpace(text), Rule: d.Rule, Word: d.Arg, Reason: d.Reason,
-		Advice: "hard blocks deny whatever the patterns say; " + d.Advice}
+	return &PatternError{Pattern: strings.TrimSpace(text), Denied: rules.Denied{Rule: d.Rule, Word: d.Word, Reason: d.Reason,
+		Advice: "hard blocks deny whatever the patterns say; " + d.Advice}}
 }
 
 // patternSource is the file p was read from: its own, which may be

@@ -27,14 +27,6 @@ const (
 	Deny  Decision = "deny"
 )
 
-// refusal is how the gateway reads the reasons of every stage without
-// a shared errors package: parser, specs and gitrules errors have these.
-type refusal interface {
-	error
-	RuleCode() string
-	Hint() string
-}
-
 // Options configure a [Gateway]. The zero value of each bool is the
 // safe one.
 type Options struct {
@@ -253,7 +245,7 @@ func (g *Gateway) blocked(argv []string) (Verdict, bool) {
 func (g *Gateway) decide(argv []string, absDir string, depth int) Verdict {
 	if !g.opts.NoHardBlocks {
 		if d := specs.HardBlock(argv, absDir, g.resolver); d != nil {
-			v := refused(d, d.Arg)
+			v := refused(d, d.Word)
 			v.Dir = absDir
 			return v
 		}
@@ -442,11 +434,13 @@ func (g *Gateway) runnable(argv []string, dir, program string) Verdict {
 	return Verdict{Decision: Allow, Exec: ex, Env: env, Dir: dir, Missing: missing}
 }
 
+// refused is the denial of err: its rule and advice when it is a
+// *rules.Denied (from the parser or the specs), else rule error.
 func refused(err error, word string) Verdict {
 	v := Verdict{Decision: Deny, Reason: err.Error(), Word: word}
-	var r refusal
-	if errors.As(err, &r) {
-		v.Rule, v.Advice = rules.Rule(r.RuleCode()), r.Hint()
+	var d *rules.Denied
+	if errors.As(err, &d) {
+		v.Rule, v.Advice = d.Rule, d.Advice
 	}
 	if v.Rule == "" {
 		v.Rule = rules.Error
@@ -463,7 +457,7 @@ func refused(err error, word string) Verdict {
 // since a program the person can write may be anything. ok is false when
 // the path is no program file (the refusal stands).
 func (g *Gateway) outsideProgram(argv []string, absDir string, depth int, err error) (Verdict, bool) {
-	var d *specs.DeniedError
+	var d *rules.Denied
 	if !errors.As(err, &d) || d.Rule != rules.PathOutsideRoot || strings.HasPrefix(argv[0], "~") {
 		return Verdict{}, false
 	}

@@ -159,7 +159,7 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 func (g *Gateway) Check(body, dir string) *Result {
 	r := &Result{Source: "<check>", Line: 1, Command: strings.Trim(body, "\n"), DirAttr: dir, Status: StatusPlanned}
 	argv, err := parser.New().ForWindows(g.opts.OS == specs.OSWindows).Command(body)
-	var d *parser.DeniedError
+	var d *rules.Denied
 	switch {
 	case errors.As(err, &d) && g.opts.Compose && composable(d.Rule) && g.composeBlock(r, body):
 	case errors.As(err, &d):
@@ -193,7 +193,7 @@ func composable(rule rules.Rule) bool {
 // composition's own reason.
 func (g *Gateway) composeBlock(r *Result, body string) bool {
 	s, err := parser.New().ForWindows(g.opts.OS == specs.OSWindows).Script(body)
-	var d *parser.DeniedError
+	var d *rules.Denied
 	switch {
 	case errors.As(err, &d):
 		if d.Rule == rules.CSLSyntax {
@@ -216,7 +216,7 @@ func (g *Gateway) composeBlock(r *Result, body string) bool {
 }
 
 // parserRefusal is the deny verdict for a body the parser refused.
-func parserRefusal(d *parser.DeniedError) Verdict {
+func parserRefusal(d *rules.Denied) Verdict {
 	return Verdict{Decision: Deny, Rule: d.Rule, Word: d.Word, Reason: d.Reason, Advice: d.Advice}
 }
 

@@ -175,7 +175,7 @@ func DecodeLine(word string) (string, error) {
 // another version) is judged like any other program.
 func (g *Gateway) decideSelf(argv []string, dir string) (v Verdict, ok bool) {
 	if d := specs.SelfPermission(argv); d != nil {
-		return refused(d, d.Arg), true
+		return refused(d, d.Word), true
 	}
 	if len(argv) < 2 || argv[1] != "exec" || !g.isSelf(argv[0], dir) {
 		return Verdict{}, false

@@ -20,7 +20,7 @@ const maxWrapDepth = 8
 // an ask of either is an ask, and only two allows are an allow.
 func (g *Gateway) wrapped(argv []string, u *specs.Unwrapped, absDir string, depth int) (v Verdict) {
 	if u.Deny != nil {
-		v := refused(u.Deny, u.Deny.Arg)
+		v := refused(u.Deny, u.Deny.Word)
 		v.Dir = absDir
 		return v
 	}

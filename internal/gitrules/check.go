@@ -59,30 +59,6 @@ type Verdict struct {
 	Textconv string
 }
 
-// Err returns the verdict as a *[DeniedError] for Deny and Ask, nil for Allow.
-func (v Verdict) Err() error {
-	if v.Outcome == Allow {
-		return nil
-	}
-	return &DeniedError{Rule: v.Rule, Arg: v.Arg, Reason: v.Reason, Advice: v.Advice}
-}
-
-// DeniedError reports a git command line that gitrules does not allow.
-type DeniedError struct {
-	Rule   rules.Rule // stable code, e.g. rules.GitOption
-	Arg    string     // the offending argument, "" when the whole command is meant
-	Reason string     // "--output writes a file"
-	Advice string     // "drop the option: clada captures git's output"
-}
-
-func (e *DeniedError) Error() string { return "git: " + e.Reason }
-
-// RuleCode returns the stable rule code for reports.
-func (e *DeniedError) RuleCode() string { return string(e.Rule) }
-
-// Hint returns the advice for the model.
-func (e *DeniedError) Hint() string { return e.Advice }
-
 // Global options allowed before the subcommand. Keep sorted.
 var globalAllowed = map[string]bool{
 	"--glob-pathspecs":     true,

@@ -1,7 +1,6 @@
 package gitrules
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
@@ -451,27 +450,6 @@ func TestUnknownOptionAdviceListsAllowed(t *testing.T) {
 	v := Check([]string{"log", "--frob"})
 	if !strings.Contains(v.Advice, "--oneline") {
 		t.Errorf("advice %q does not list allowed log options", v.Advice)
-	}
-}
-
-func TestVerdictErr(t *testing.T) {
-	t.Parallel()
-	if err := Check([]string{"status"}).Err(); err != nil {
-		t.Errorf("Err() of an allowed command = %v, want nil", err)
-	}
-	err := Check([]string{"diff", "--ext-diff"}).Err()
-	var de *DeniedError
-	if !errors.As(err, &de) {
-		t.Fatalf("Err() = %v, want *DeniedError", err)
-	}
-	want := &DeniedError{Rule: rules.GitOption, Arg: "--ext-diff",
-		Reason: "--ext-diff runs the external diff program named in git configuration",
-		Advice: "drop the option: clada shows git's own diff"}
-	if diff := cmp.Diff(want, de); diff != "" {
-		t.Errorf("DeniedError mismatch (-want +got):\n%s", diff)
-	}
-	if de.RuleCode() != "git-option" || de.Hint() != want.Advice {
-		t.Errorf("RuleCode/Hint = %q/%q", de.RuleCode(), de.Hint())
 	}
 }
 

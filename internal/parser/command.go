@@ -18,41 +18,14 @@ import (
 // Linux limit for one argument).
 const MaxArg = 128 << 10
 
-// DeniedError reports a RUN body that is valid CSL but that clada refuses
-// to turn into an argv, because a shell would have to interpret it.
-type DeniedError struct {
-	Rule   rules.Rule // stable code, e.g. rules.Expansion
-	Word   string     // the offending word or operator as written; "" when the whole command is refused
-	Line   int        // 1-based line within the body, 0 when unknown
-	Col    int        // 1-based byte column within the body, 0 when unknown
-	Reason string     // what is wrong: "$HOME is parameter expansion"
-	Advice string     // what the model should write instead
-}
-
-func (e *DeniedError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Reason)
-	}
-	return e.Reason
-}
-
-// RuleCode returns the stable rule code.
-func (e *DeniedError) RuleCode() string { return string(e.Rule) }
-
-// Hint returns the advice for the model.
-func (e *DeniedError) Hint() string { return e.Advice }
-
-// Offending returns the offending word.
-func (e *DeniedError) Offending() string { return e.Word }
-
 // Command turns one command line into argv, refusing exactly what a RUN
 // body refuses. It is what `clada check` and the allowed/blocked patterns
 // use. A body that breaks docs/csl.md §5 (two commands, a code fence …) is
-// refused with [rules.CSLSyntax]. The error is always a *[DeniedError].
+// refused with [rules.CSLSyntax]. The error is always a *[rules.Denied].
 func (p *Parser) Command(body string) ([]string, error) {
 	argv, denied, blockErr := p.analyzeRun(body)
 	if blockErr != "" {
-		return nil, &DeniedError{Rule: rules.CSLSyntax, Reason: blockErr,
+		return nil, &rules.Denied{Rule: rules.CSLSyntax, Reason: blockErr,
 			Advice: "write exactly one simple command"}
 	}
 	if denied != nil {
@@ -121,7 +94,7 @@ func (p *Parser) parseBody(body string) (f *syntax.File, blockErr string) {
 // ("" when the body is valid CSL); denied is set when the body is valid
 // CSL but not a plain simple command. At most one of blockErr, denied
 // and argv is set.
-func (p *Parser) analyzeRun(body string) (argv []string, denied *DeniedError, blockErr string) {
+func (p *Parser) analyzeRun(body string) (argv []string, denied *rules.Denied, blockErr string) {
 	f, blockErr := p.parseBody(body)
 	if blockErr != "" {
 		return nil, nil, blockErr
@@ -215,9 +188,9 @@ func parseMessage(err error) string {
 
 // simpleCommand accepts only a plain simple command and returns its argv
 // after bash's quote removal.
-func simpleCommand(src string, st *syntax.Stmt) ([]string, *DeniedError) {
-	deny := func(rule rules.Rule, n syntax.Node, reason, advice string) *DeniedError {
-		e := &DeniedError{Rule: rule, Reason: reason, Advice: advice}
+func simpleCommand(src string, st *syntax.Stmt) ([]string, *rules.Denied) {
+	deny := func(rule rules.Rule, n syntax.Node, reason, advice string) *rules.Denied {
+		e := &rules.Denied{Rule: rule, Reason: reason, Advice: advice}
 		if n != nil {
 			pos := n.Pos()
 			e.Line, e.Col = int(pos.Line()), int(pos.Col())
@@ -226,12 +199,12 @@ func simpleCommand(src string, st *syntax.Stmt) ([]string, *DeniedError) {
 		return e
 	}
 	if st.Negated {
-		return nil, &DeniedError{Rule: rules.ShellSyntax, Word: "!", Line: int(st.Pos().Line()), Col: int(st.Pos().Col()),
+		return nil, &rules.Denied{Rule: rules.ShellSyntax, Word: "!", Line: int(st.Pos().Line()), Col: int(st.Pos().Col()),
 			Reason: "`!` negates the exit status, which needs a shell",
 			Advice: "run the command without `!`; clada reports the exit code"}
 	}
 	if st.Background {
-		return nil, &DeniedError{Rule: rules.ShellSyntax, Word: "&", Line: int(st.Semicolon.Line()), Col: int(st.Semicolon.Col()),
+		return nil, &rules.Denied{Rule: rules.ShellSyntax, Word: "&", Line: int(st.Semicolon.Line()), Col: int(st.Semicolon.Col()),
 			Reason: "`&` runs the command in the background, which needs a shell",
 			Advice: "remove the `&`; clada runs each command to completion with a timeout"}
 	}
@@ -281,8 +254,8 @@ func redirectAdvice(op syntax.RedirOperator) string {
 }
 
 // compoundDenial names the construct that is not a simple command.
-func compoundDenial(src string, cmd syntax.Command) *DeniedError {
-	e := &DeniedError{Rule: rules.ShellSyntax}
+func compoundDenial(src string, cmd syntax.Command) *rules.Denied {
+	e := &rules.Denied{Rule: rules.ShellSyntax}
 	pos := cmd.Pos()
 	e.Line, e.Col = int(pos.Line()), int(pos.Col())
 	e.Advice = "write one plain command per RUN block; put commands that belong together in a TASKS group"
@@ -402,7 +375,7 @@ func nodeText(src string, n syntax.Node) string {
 
 // wordValue performs bash's quote removal on a word made only of literal
 // text, refusing every expansion. first is true for the command name.
-func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
+func wordValue(src string, w *syntax.Word, first bool) (string, *rules.Denied) {
 	raw := src[w.Pos().Offset():w.End().Offset()]
 	// The common word is one piece of unquoted text without escapes or
 	// braces: its value is the text itself, with nothing to build.
@@ -422,7 +395,7 @@ func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
 	}
 	if d := braceCheck(val, unq); d != "" {
 		pos := w.Pos()
-		return "", &DeniedError{Rule: rules.Expansion, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+		return "", &rules.Denied{Rule: rules.Expansion, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 			Reason: fmt.Sprintf("`%s` is brace expansion (%s), which bash would turn into several words", nodeText(src, w), d),
 			Advice: "write each word out, or quote the braces"}
 	}
@@ -434,10 +407,10 @@ func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
 // characters. It returns the value and, when trackUnq is set, whether
 // each of its bytes came from unquoted text (for the brace and glob
 // rules, which ignore quoted characters).
-func literalWord(src string, w *syntax.Word, globs, trackUnq bool) (string, []bool, *DeniedError) {
-	deny := func(rule rules.Rule, n syntax.Node, reason, advice string) *DeniedError {
+func literalWord(src string, w *syntax.Word, globs, trackUnq bool) (string, []bool, *rules.Denied) {
+	deny := func(rule rules.Rule, n syntax.Node, reason, advice string) *rules.Denied {
 		pos := n.Pos()
-		return &DeniedError{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+		return &rules.Denied{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 			Reason: reason, Advice: advice}
 	}
 	raw := src[w.Pos().Offset():w.End().Offset()]
@@ -514,15 +487,15 @@ func literalWord(src string, w *syntax.Word, globs, trackUnq bool) (string, []bo
 
 // checkValue applies the checks every argument's value gets: its length
 // and its characters.
-func checkValue(src string, w *syntax.Word, val string) (string, *DeniedError) {
+func checkValue(src string, w *syntax.Word, val string) (string, *rules.Denied) {
 	if len(val) > MaxArg {
-		return "", &DeniedError{Rule: rules.ArgTooLong, Word: nodeText(src, w)[:40] + "…", Line: int(w.Pos().Line()), Col: int(w.Pos().Col()),
+		return "", &rules.Denied{Rule: rules.ArgTooLong, Word: nodeText(src, w)[:40] + "…", Line: int(w.Pos().Line()), Col: int(w.Pos().Col()),
 			Reason: fmt.Sprintf("an argument of %d bytes is over clada's limit of %d", len(val), MaxArg),
 			Advice: "pass large content in a file written with a WRITE block"}
 	}
 	if r, off := badRune(val); off >= 0 {
 		pos := w.Pos()
-		return "", &DeniedError{Rule: rules.Character, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+		return "", &rules.Denied{Rule: rules.Character, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 			Reason: fmt.Sprintf("the argument contains %U, an invisible or control character", r),
 			Advice: "write the argument with visible characters only"}
 	}
@@ -536,8 +509,8 @@ var assignWordRe = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // partDenial explains a word part that is not literal text.
-func partDenial(src string, w *syntax.Word, part syntax.WordPart) *DeniedError {
-	e := &DeniedError{Word: nodeText(src, w), Line: int(part.Pos().Line()), Col: int(part.Pos().Col())}
+func partDenial(src string, w *syntax.Word, part syntax.WordPart) *rules.Denied {
+	e := &rules.Denied{Word: nodeText(src, w), Line: int(part.Pos().Line()), Col: int(part.Pos().Col())}
 	text := nodeText(src, part)
 	switch x := part.(type) {
 	case *syntax.ParamExp:
@@ -573,11 +546,11 @@ func partDenial(src string, w *syntax.Word, part syntax.WordPart) *DeniedError {
 
 // unquotedLit refuses glob characters and tilde expansion in unquoted
 // literal text. Escaped characters are literal.
-func unquotedLit(x *syntax.Lit, w *syntax.Word, src string, wordStart, assignLike, globs bool) *DeniedError {
+func unquotedLit(x *syntax.Lit, w *syntax.Word, src string, wordStart, assignLike, globs bool) *rules.Denied {
 	v := x.Value
-	deny := func(rule rules.Rule, off int, reason, advice string) *DeniedError {
+	deny := func(rule rules.Rule, off int, reason, advice string) *rules.Denied {
 		pos := x.Pos()
-		return &DeniedError{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()) + off,
+		return &rules.Denied{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()) + off,
 			Reason: reason, Advice: advice}
 	}
 	afterEq := false // inside an assignment-like word, past its first '='
@@ -833,22 +806,22 @@ var builtins = map[string]string{
 // checkName refuses builtins and suspicious characters in the command
 // name, where a homoglyph or invisible character could disguise what
 // runs.
-func checkName(name string, w *syntax.Word, src string) *DeniedError {
+func checkName(name string, w *syntax.Word, src string) *rules.Denied {
 	pos := w.Pos()
 	if advice, ok := builtins[name]; ok {
-		return &DeniedError{Rule: rules.Builtin, Word: name, Line: int(pos.Line()), Col: int(pos.Col()),
+		return &rules.Denied{Rule: rules.Builtin, Word: name, Line: int(pos.Line()), Col: int(pos.Col()),
 			Reason: fmt.Sprintf("`%s` is a shell builtin, which means nothing without a shell", name),
 			Advice: advice}
 	}
 	for _, r := range name {
 		if r >= utf8.RuneSelf {
-			return &DeniedError{Rule: rules.Character, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+			return &rules.Denied{Rule: rules.Character, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 				Reason: fmt.Sprintf("the command name contains %U, a non-ASCII character that can disguise which program runs", r),
 				Advice: "write the program name in plain ASCII"}
 		}
 	}
 	if name == "" {
-		return &DeniedError{Rule: rules.ShellSyntax, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+		return &rules.Denied{Rule: rules.ShellSyntax, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 			Reason: "the command name is empty", Advice: "write the program name first"}
 	}
 	return nil

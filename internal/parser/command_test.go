@@ -226,9 +226,9 @@ func TestCommand(t *testing.T) {
 				}
 				return
 			}
-			var d *DeniedError
+			var d *rules.Denied
 			if !errors.As(err, &d) {
-				t.Fatalf("Command(%q) = %q, %v; want a DeniedError with rule %s", tt.in, got, err, tt.wantRule)
+				t.Fatalf("Command(%q) = %q, %v; want a rules.Denied with rule %s", tt.in, got, err, tt.wantRule)
 			}
 			if d.Rule != tt.wantRule {
 				t.Errorf("Command(%q) rule = %s (%s), want %s", tt.in, d.Rule, d.Reason, tt.wantRule)
@@ -252,7 +252,7 @@ func TestCommand(t *testing.T) {
 func TestCommandPosition(t *testing.T) {
 	t.Parallel()
 	_, err := Command("ls \\\n  -la $HOME")
-	var d *DeniedError
+	var d *rules.Denied
 	if !errors.As(err, &d) {
 		t.Fatal(err)
 	}
@@ -442,9 +442,9 @@ func FuzzCommand(f *testing.F) {
 		p := unixParser()
 		argv, err := p.Command(in)
 		if err != nil {
-			var d *DeniedError
+			var d *rules.Denied
 			if !errors.As(err, &d) {
-				t.Fatalf("error is not a DeniedError: %T %v", err, err)
+				t.Fatalf("error is not a rules.Denied: %T %v", err, err)
 			}
 			if d.Reason == "" || d.Advice == "" || d.Rule == "" {
 				t.Fatalf("refusal without rule, reason or advice: %+v", d)

@@ -108,11 +108,11 @@ type Redir struct {
 // Script turns a body into a composition, refusing what is outside the
 // subset with the rule and advice a RUN body gets. A body that breaks
 // docs/csl.md §5 but for its number of commands is refused with
-// [rules.CSLSyntax]. The error is always a *[DeniedError].
+// [rules.CSLSyntax]. The error is always a *[rules.Denied].
 func (p *Parser) Script(body string) (*Script, error) {
 	f, blockErr := p.parseBody(body)
 	if blockErr != "" {
-		return nil, &DeniedError{Rule: rules.CSLSyntax, Reason: blockErr,
+		return nil, &rules.Denied{Rule: rules.CSLSyntax, Reason: blockErr,
 			Advice: "fix the command's syntax"}
 	}
 	c := composer{src: body, windows: p.windows}
@@ -150,7 +150,7 @@ type composer struct {
 }
 
 // list flattens a statement of `&&`/`||` lists into pipelines, in order.
-func (c *composer) list(st *syntax.Stmt, op ListOp) *DeniedError {
+func (c *composer) list(st *syntax.Stmt, op ListOp) *rules.Denied {
 	if d := c.stmtFlags(st); d != nil {
 		return d
 	}
@@ -186,14 +186,14 @@ func (c *composer) list(st *syntax.Stmt, op ListOp) *DeniedError {
 }
 
 // stmtFlags refuses `!`, `&` and coproc.
-func (c *composer) stmtFlags(st *syntax.Stmt) *DeniedError {
+func (c *composer) stmtFlags(st *syntax.Stmt) *rules.Denied {
 	switch {
 	case st.Negated:
-		return &DeniedError{Rule: rules.ShellSyntax, Word: "!", Line: int(st.Pos().Line()), Col: int(st.Pos().Col()),
+		return &rules.Denied{Rule: rules.ShellSyntax, Word: "!", Line: int(st.Pos().Line()), Col: int(st.Pos().Col()),
 			Reason: "`!` negates the exit status, which needs a shell",
 			Advice: "run the command without `!`; clada reports the exit code"}
 	case st.Background:
-		return &DeniedError{Rule: rules.ShellSyntax, Word: "&", Line: int(st.Semicolon.Line()), Col: int(st.Semicolon.Col()),
+		return &rules.Denied{Rule: rules.ShellSyntax, Word: "&", Line: int(st.Semicolon.Line()), Col: int(st.Semicolon.Col()),
 			Reason: "`&` runs the command in the background, which needs a shell",
 			Advice: "remove the `&`; clada runs each command to completion with a timeout"}
 	case st.Coprocess:
@@ -203,7 +203,7 @@ func (c *composer) stmtFlags(st *syntax.Stmt) *DeniedError {
 }
 
 // pipeline appends the commands of a pipe statement to p.
-func (c *composer) pipeline(st *syntax.Stmt, p *Pipeline, inPipe bool) *DeniedError {
+func (c *composer) pipeline(st *syntax.Stmt, p *Pipeline, inPipe bool) *rules.Denied {
 	if d := c.stmtFlags(st); d != nil {
 		return d
 	}
@@ -242,7 +242,7 @@ func (c *composer) pipeline(st *syntax.Stmt, p *Pipeline, inPipe bool) *DeniedEr
 
 // composeAdvice is the advice for a construct that stays refused in a
 // composition: what can be written instead, there.
-func composeAdvice(d *DeniedError) string {
+func composeAdvice(d *rules.Denied) string {
 	switch d.Word {
 	case "(", "{":
 		return "write the commands without the grouping: `a && b`, `a | b` and `cd DIR && …` need none"
@@ -253,7 +253,7 @@ func composeAdvice(d *DeniedError) string {
 }
 
 // cd reads a `cd DIR` statement.
-func (c *composer) cd(st *syntax.Stmt, call *syntax.CallExpr) (string, *DeniedError) {
+func (c *composer) cd(st *syntax.Stmt, call *syntax.CallExpr) (string, *rules.Denied) {
 	name := call.Args[0]
 	switch {
 	case len(st.Redirs) > 0:
@@ -288,7 +288,7 @@ func (c *composer) cd(st *syntax.Stmt, call *syntax.CallExpr) (string, *DeniedEr
 }
 
 // command reads one simple command of a composition.
-func (c *composer) command(st *syntax.Stmt, call *syntax.CallExpr) (*Cmd, *DeniedError) {
+func (c *composer) command(st *syntax.Stmt, call *syntax.CallExpr) (*Cmd, *rules.Denied) {
 	cmd := &Cmd{Text: nodeText(c.src, st), Line: int(st.Pos().Line())}
 	for _, a := range call.Assigns {
 		env, d := c.assign(a)
@@ -348,7 +348,7 @@ func (c *composer) command(st *syntax.Stmt, call *syntax.CallExpr) (*Cmd, *Denie
 }
 
 // assign reads a NAME=value prefix.
-func (c *composer) assign(a *syntax.Assign) (string, *DeniedError) {
+func (c *composer) assign(a *syntax.Assign) (string, *rules.Denied) {
 	switch {
 	case a.Append || a.Naked || a.Index != nil || a.Array != nil:
 		return "", c.deny(rules.Assignment, a, fmt.Sprintf("`%s` is not a plain NAME=value setting", nodeText(c.src, a)),
@@ -364,7 +364,7 @@ func (c *composer) assign(a *syntax.Assign) (string, *DeniedError) {
 }
 
 // redirect reads one redirection.
-func (c *composer) redirect(r *syntax.Redirect) (Redir, *DeniedError) {
+func (c *composer) redirect(r *syntax.Redirect) (Redir, *rules.Denied) {
 	rd := Redir{Text: nodeText(c.src, r)}
 	fd := -1
 	if r.N != nil {
@@ -375,7 +375,7 @@ func (c *composer) redirect(r *syntax.Redirect) (Redir, *DeniedError) {
 		}
 		fd = n
 	}
-	target := func() (string, *DeniedError) {
+	target := func() (string, *rules.Denied) {
 		v, d := wordValue(c.src, r.Word, false)
 		if d != nil {
 			return "", d
@@ -463,7 +463,7 @@ func orFd(fd, def int) int {
 // heredoc is the text of a here-document whose delimiter is quoted, or
 // whose text holds no `$`, backquote or backslash: bash gives it as it
 // stands (less leading tabs for <<-).
-func (c *composer) heredoc(r *syntax.Redirect) (string, *DeniedError) {
+func (c *composer) heredoc(r *syntax.Redirect) (string, *rules.Denied) {
 	var tb strings.Builder
 	expands := false
 	if r.Hdoc != nil {
@@ -506,7 +506,7 @@ func (c *composer) heredoc(r *syntax.Redirect) (string, *DeniedError) {
 // words reads one word of a command: its values after brace expansion,
 // each with its glob pattern, or the text of the one substitution clada
 // knows the value of.
-func (c *composer) words(w *syntax.Word, first bool) ([]Word, *DeniedError) {
+func (c *composer) words(w *syntax.Word, first bool) ([]Word, *rules.Denied) {
 	if v, ok, d := c.catHeredoc(w); ok || d != nil {
 		if d != nil {
 			return nil, d
@@ -536,7 +536,7 @@ func (c *composer) words(w *syntax.Word, first bool) ([]Word, *DeniedError) {
 // made of that substitution, with literal text around it at most): its
 // value is the here-document's text less its final newlines, as bash
 // gives it. ok is false for every other word.
-func (c *composer) catHeredoc(w *syntax.Word) (string, bool, *DeniedError) {
+func (c *composer) catHeredoc(w *syntax.Word) (string, bool, *rules.Denied) {
 	if len(w.Parts) != 1 {
 		return "", false, nil
 	}
@@ -575,8 +575,8 @@ func (c *composer) catHeredoc(w *syntax.Word) (string, bool, *DeniedError) {
 }
 
 // deny is a denial at node n (nil: no position).
-func (c *composer) deny(rule rules.Rule, n syntax.Node, reason, advice string) *DeniedError {
-	e := &DeniedError{Rule: rule, Reason: reason, Advice: advice}
+func (c *composer) deny(rule rules.Rule, n syntax.Node, reason, advice string) *rules.Denied {
+	e := &rules.Denied{Rule: rule, Reason: reason, Advice: advice}
 	if n != nil {
 		pos := n.Pos()
 		e.Line, e.Col = int(pos.Line()), int(pos.Col())

@@ -60,7 +60,7 @@ func TestLookalikeAndBackslash(t *testing.T) {
 				}
 				return
 			}
-			var d *DeniedError
+			var d *rules.Denied
 			if !errors.As(err, &d) {
 				t.Fatalf("Command(%q) = %q, %v; want rule %s", tt.in, got, err, tt.wantRule)
 			}

@@ -13,7 +13,7 @@ import (
 func TestNewRefusesConsumedBackslashOnWindows(t *testing.T) {
 	t.Parallel()
 	_, err := New().Command(`cat calc\calc.go`)
-	var d *DeniedError
+	var d *rules.Denied
 	if !errors.As(err, &d) || d.Rule != rules.Backslash {
 		t.Fatalf(`Command("cat calc\\calc.go") = %v, want rule %s`, err, rules.Backslash)
 	}

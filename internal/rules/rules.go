@@ -6,6 +6,8 @@
 // there.
 package rules
 
+import "strconv"
+
 // Rule is the stable machine code of a verdict. Rule codes appear in JSON
 // reports, the decision log and patterns people write, so they never
 // change.
@@ -223,4 +225,27 @@ func All() []Info {
 			"a git option that redirects git or makes it write files or run programs (-c, -C, --git-dir, --work-tree, --output, --ext-diff, --textconv …), or one the table does not know; options that run a program the model names (--upload-pack, --exec, rebase -x, grep -O …) are denied on every subcommand, asked ones too",
 			"leave the option out; run git from the project root with dir= for a subdirectory"},
 	}
+}
+
+// Denied is a refusal, whichever stage gives it: the parser, the specs
+// (and the hard blocks and path checks among them) and the gateway's
+// pattern checks all return it, and the gateway reads any of them into
+// its verdict with errors.As.
+type Denied struct {
+	Rule Rule   // e.g. UnknownFlag
+	Word string // the offending word or argument as written; "" when the whole command is meant
+	// Line and Col are where Word starts in the command line (1-based,
+	// Col in bytes), set by the parser; 0 when unknown.
+	Line, Col int
+	Reason    string // what is wrong: "$HOME is parameter expansion"
+	Advice    string // what the model should do instead
+}
+
+// Error returns the reason, after "LINE:COL: " when the position is
+// known.
+func (e *Denied) Error() string {
+	if e.Line > 0 {
+		return strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Reason
+	}
+	return e.Reason
 }

@@ -479,7 +479,7 @@ func baseName(p string) string {
 }
 
 func denyErr(err error) Verdict {
-	var de *DeniedError
+	var de *rules.Denied
 	if errors.As(err, &de) {
 		return denyVerdict(de)
 	}

@@ -182,10 +182,10 @@ func (sp *spec) forDialect(d Dialect) *spec {
 
 // optionAfterOperand refuses word a, an option after the operand first
 // under the BSD dialect.
-func (sp *spec) optionAfterOperand(a, first string) *DeniedError {
-	return &DeniedError{
+func (sp *spec) optionAfterOperand(a, first string) *rules.Denied {
+	return &rules.Denied{
 		Rule: rules.OptionAfterOperand,
-		Arg:  a,
+		Word: a,
 		Reason: fmt.Sprintf("%s comes after the operand %s: on macOS and the BSDs %s stops reading options at its first operand and takes %s as a file name, "+
 			"while GNU %s (which may come first in PATH) reads it as an option, so clada cannot tell what it does", a, first, sp.name, a, sp.name),
 		Advice: "put every option before the first operand (" + sp.name + " -x a.txt, not " + sp.name + " a.txt -x); name a file starting with - as ./" + strings.TrimLeft(a, "-") + " or after --",

@@ -99,7 +99,7 @@ func TestCheckExec(t *testing.T) {
 	}
 }
 
-var errNotFoundForTest = &DeniedError{Reason: "not found"}
+var errNotFoundForTest = &rules.Denied{Reason: "not found"}
 
 // TestGitNeverReadsAboveRoot: with the project inside a larger repository,
 // git run as clada runs it finds no repository, so nothing above the root

@@ -37,7 +37,7 @@ func patchTargets(w, res string, pn *gitrules.PatchNames) error {
 			continue
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
-			return &DeniedError{Rule: rules.ProtectedPath, Arg: w,
+			return &rules.Denied{Rule: rules.ProtectedPath, Word: w,
 				Reason: fmt.Sprintf("%s holds %s, a symlink that git format-patch would write through", w, n),
 				Advice: "write the patches into another directory with -o, or remove the link first"}
 		}

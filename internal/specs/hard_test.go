@@ -158,7 +158,7 @@ func TestHardBlock(t *testing.T) {
 				t.Fatalf("HardBlock(%q) blocked (-want +got):\n%s%v", tt.argv, diff, got)
 			}
 			if got != nil && (got.Rule != rules.HardBlock || got.Reason == "" || got.Advice == "") {
-				t.Errorf("incomplete DeniedError %+v", got)
+				t.Errorf("incomplete rules.Denied %+v", got)
 			}
 		})
 	}

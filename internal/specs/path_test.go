@@ -62,15 +62,15 @@ func TestResolve(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := r.Resolve(filepath.Join(root, tt.dir), tt.p)
 			if tt.rule != "" {
-				var de *DeniedError
+				var de *rules.Denied
 				if !errors.As(err, &de) {
-					t.Fatalf("Resolve(%q) = %q, %v; want a DeniedError %s", tt.p, got, err, tt.rule)
+					t.Fatalf("Resolve(%q) = %q, %v; want a rules.Denied %s", tt.p, got, err, tt.rule)
 				}
 				if diff := cmp.Diff(tt.rule, de.Rule); diff != "" {
 					t.Errorf("rule (-want +got):\n%s", diff)
 				}
-				if de.Reason == "" || de.Advice == "" || de.Arg != tt.p && tt.p != "" {
-					t.Errorf("incomplete DeniedError %+v", de)
+				if de.Reason == "" || de.Advice == "" || de.Word != tt.p && tt.p != "" {
+					t.Errorf("incomplete rules.Denied %+v", de)
 				}
 				return
 			}
@@ -131,7 +131,7 @@ func TestConfineProtected(t *testing.T) {
 			t.Parallel()
 			_, err := r.Confine(root, tt.p, tt.write)
 			var got rules.Rule
-			var de *DeniedError
+			var de *rules.Denied
 			if errors.As(err, &de) {
 				got = de.Rule
 			} else if err != nil {
@@ -234,11 +234,11 @@ func TestWalkTree(t *testing.T) {
 			tt.dir = dir
 			err := r.walk1(tt.dir, filepath.Join(root, tt.dir), tt.limit, source)
 			var got rules.Rule
-			var de *DeniedError
+			var de *rules.Denied
 			if errors.As(err, &de) {
 				got = de.Rule
-				if de.Arg != tt.dir || de.Advice == "" || !strings.Contains(de.Reason, tt.reason) {
-					t.Errorf("DeniedError %+v, want Arg %q and a reason naming %q", de, tt.dir, tt.reason)
+				if de.Word != tt.dir || de.Advice == "" || !strings.Contains(de.Reason, tt.reason) {
+					t.Errorf("rules.Denied %+v, want Arg %q and a reason naming %q", de, tt.dir, tt.reason)
 				}
 			} else if err != nil {
 				t.Fatal(err)

@@ -59,7 +59,7 @@ func TestResolverWindowsVolumes(t *testing.T) {
 		"CON":                      rules.PathOutsideRoot,
 	} {
 		_, err := r.Confine(base, p, true)
-		var de *DeniedError
+		var de *rules.Denied
 		if !errors.As(err, &de) || de.Rule != rule {
 			t.Errorf("Confine(%q, write) = %v, want rule %s", p, err, rule)
 		}

@@ -129,10 +129,10 @@ func (r *Resolver) checkSource(dir, src string) error {
 	return r.walk1(src, res, maxTreeEntries, true)
 }
 
-func sourceLinkError(src, what string) *DeniedError {
-	return &DeniedError{
+func sourceLinkError(src, what string) *rules.Denied {
+	return &rules.Denied{
 		Rule:   rules.ProtectedPath,
-		Arg:    src,
+		Word:   src,
 		Reason: what + "; a recursive copy copies symlinks as they are, and a relative one then points elsewhere, maybe out of the project or into .git/",
 		Advice: "copy without the links (copy the files themselves, or a directory without symlinks), or ask the person",
 	}
@@ -155,15 +155,15 @@ func (r *Resolver) walkTree(arg, res string, limit int) error {
 // which is read, not written) only a symlink below res is denied.
 func (r *Resolver) walk1(arg, res string, limit int, source bool) error {
 	n := 0
-	var found *DeniedError
+	var found *rules.Denied
 	deny := func(path, what string) {
 		rel, err := filepath.Rel(r.root, path)
 		if err != nil {
 			rel = path
 		}
-		found = &DeniedError{
+		found = &rules.Denied{
 			Rule:   rules.ProtectedPath,
-			Arg:    arg,
+			Word:   arg,
 			Reason: fmt.Sprintf("%s already exists and holds %s %s; copying or moving into it would write through it, maybe into .git/ or .clada/ or out of the project", arg, what, rel),
 			Advice: "copy to a new directory that does not exist yet, or ask the person to remove " + rel,
 		}
@@ -216,30 +216,30 @@ func (r *Resolver) walk1(arg, res string, limit int, source bool) error {
 	case found != nil:
 		return found
 	case errors.Is(err, errTreeTooLarge) && source:
-		return &DeniedError{
+		return &rules.Denied{
 			Rule:   rules.ProtectedPath,
-			Arg:    arg,
+			Word:   arg,
 			Reason: fmt.Sprintf("%s is too large to check (more than %d entries) for symlinks that a recursive copy would copy as they are", arg, limit),
 			Advice: "copy smaller directories, or ask the person",
 		}
 	case err != nil && source:
-		return &DeniedError{
+		return &rules.Denied{
 			Rule:   rules.ProtectedPath,
-			Arg:    arg,
+			Word:   arg,
 			Reason: fmt.Sprintf("%s could not be checked for symlinks that a recursive copy would copy as they are: %v", arg, err),
 			Advice: "copy smaller directories, or ask the person",
 		}
 	case errors.Is(err, errTreeTooLarge):
-		return &DeniedError{
+		return &rules.Denied{
 			Rule:   rules.ProtectedPath,
-			Arg:    arg,
+			Word:   arg,
 			Reason: fmt.Sprintf("%s already exists and is too large to check (more than %d entries) for symlinks that a copy would write through", arg, limit),
 			Advice: "copy to a new directory that does not exist yet",
 		}
 	case err != nil:
-		return &DeniedError{
+		return &rules.Denied{
 			Rule:   rules.ProtectedPath,
-			Arg:    arg,
+			Word:   arg,
 			Reason: fmt.Sprintf("%s already exists and could not be checked for symlinks that a copy would write through: %v", arg, err),
 			Advice: "copy to a new directory that does not exist yet",
 		}
@@ -290,11 +290,11 @@ func (sp *spec) checkLinks(paths []string, dir string, write bool, r *Resolver) 
 				if rerr != nil {
 					rel = path
 				}
-				de := &DeniedError{Rule: rules.PathOutsideRoot, Reason: err.Error()}
+				de := &rules.Denied{Rule: rules.PathOutsideRoot, Reason: err.Error()}
 				errors.As(err, &de)
-				found = &DeniedError{
+				found = &rules.Denied{
 					Rule:   de.Rule,
-					Arg:    arg,
+					Word:   arg,
 					Reason: fmt.Sprintf("%s holds the symlink %s, which %s follows when it reads the directory: %s", arg, rel, sp.name, de.Reason),
 					Advice: "name the files inside the project instead of the directory, or ask the person",
 				}
@@ -306,16 +306,16 @@ func (sp *spec) checkLinks(paths []string, dir string, write bool, r *Resolver) 
 		case found != nil:
 			return found
 		case errors.Is(err, errTreeTooLarge):
-			return &DeniedError{
+			return &rules.Denied{
 				Rule:   rules.ProtectedPath,
-				Arg:    arg,
+				Word:   arg,
 				Reason: fmt.Sprintf("%s is too large to check (more than %d entries) for symlinks that %s would follow", arg, maxTreeEntries, sp.name),
 				Advice: "name smaller directories or the files themselves",
 			}
 		case err != nil:
-			return &DeniedError{
+			return &rules.Denied{
 				Rule:   rules.ProtectedPath,
-				Arg:    arg,
+				Word:   arg,
 				Reason: fmt.Sprintf("%s could not be checked for symlinks that %s would follow: %v", arg, sp.name, err),
 				Advice: "name the files themselves",
 			}

@@ -76,31 +76,8 @@ type Path struct {
 	Resolved string // absolute, symlinks resolved
 }
 
-// RuleCode returns the stable rule code.
-func (v Verdict) RuleCode() string { return string(v.Rule) }
-
-// Hint returns the advice for the model.
-func (v Verdict) Hint() string { return v.Advice }
-
-// DeniedError reports a command, argument or path that this package
-// refuses.
-type DeniedError struct {
-	Rule   rules.Rule // stable code for the report, e.g. rules.UnknownFlag
-	Arg    string     // the offending argument, "" when the whole command is denied
-	Reason string     // "find -exec runs other programs"
-	Advice string     // "use find without actions, or ask for approval"
-}
-
-func (e *DeniedError) Error() string { return e.Reason }
-
-// RuleCode returns the stable rule code.
-func (e *DeniedError) RuleCode() string { return string(e.Rule) }
-
-// Hint returns the advice for the model.
-func (e *DeniedError) Hint() string { return e.Advice }
-
-func denyVerdict(e *DeniedError) Verdict {
-	return Verdict{Outcome: Deny, Rule: e.Rule, Arg: e.Arg, Reason: e.Reason, Advice: e.Advice}
+func denyVerdict(e *rules.Denied) Verdict {
+	return Verdict{Outcome: Deny, Rule: e.Rule, Arg: e.Word, Reason: e.Reason, Advice: e.Advice}
 }
 
 // grant adds what sp grants under the sandbox to v: a subcommand's spec

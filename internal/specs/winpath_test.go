@@ -51,7 +51,7 @@ func TestWindowsPath(t *testing.T) {
 			t.Errorf("windowsPath(%q) = %q, want a denial", in, got)
 			continue
 		}
-		if err.Rule != rules.PathOutsideRoot || err.Arg != in || err.Reason == "" || err.Advice == "" {
+		if err.Rule != rules.PathOutsideRoot || err.Word != in || err.Reason == "" || err.Advice == "" {
 			t.Errorf("windowsPath(%q): %+v", in, err)
 		}
 	}
@@ -93,7 +93,7 @@ func TestResolverForWindows(t *testing.T) {
 		`sub\..\.git\config`: rules.ProtectedPath,
 	} {
 		_, err := r.Confine(base, p, true)
-		var de *DeniedError
+		var de *rules.Denied
 		if !errors.As(err, &de) || de.Rule != rule {
 			t.Errorf("Confine(%q, write) = %v, want rule %s", p, err, rule)
 		}
@@ -131,7 +131,7 @@ func TestResolverForWindowsLinkThenDotDot(t *testing.T) {
 	}
 	r.ForWindows(true)
 	_, err = r.Confine(r.Root(), "dir/sub/jump/../a.txt", false)
-	var de *DeniedError
+	var de *rules.Denied
 	if !errors.As(err, &de) || de.Rule != rules.PathOutsideRoot {
 		t.Errorf("Windows rules: Confine(link/../a.txt) = %v, want path-outside-root (the readings differ)", err)
 	}

@@ -49,7 +49,7 @@ type Unwrapped struct {
 	// Deny is set when the wrapper would refuse its arguments (a
 	// duration that is none) or runs nothing at all (timeout without a
 	// command).
-	Deny *DeniedError
+	Deny *rules.Denied
 }
 
 // optArg says whether a wrapper option takes a value.
@@ -258,7 +258,7 @@ func (u *Unwrapped) opaque(word, why string) {
 
 func (u *Unwrapped) deny(rule rules.Rule, word, reason, advice string) {
 	if u.Deny == nil {
-		u.Deny = &DeniedError{Rule: rule, Arg: word, Reason: reason, Advice: advice}
+		u.Deny = &rules.Denied{Rule: rule, Word: word, Reason: reason, Advice: advice}
 	}
 }
 

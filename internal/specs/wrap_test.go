@@ -110,7 +110,7 @@ func TestUnwrap(t *testing.T) {
 			got := want{Opts: u.Opts, Inner: u.Inner, Chdir: u.Chdir, Output: u.Output, Append: u.Append,
 				Clear: u.ClearEnv, Help: u.Help, Opaque: u.Opaque, AskWord: u.AskWord}
 			if u.Deny != nil {
-				got.DenyRule, got.DenyWord = u.Deny.Rule, u.Deny.Arg
+				got.DenyRule, got.DenyWord = u.Deny.Rule, u.Deny.Word
 				if u.Deny.Reason == "" || u.Deny.Advice == "" {
 					t.Errorf("deny without reason or advice: %+v", u.Deny)
 				}

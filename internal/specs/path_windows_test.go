@@ -41,7 +41,7 @@ func TestResolverWindowsVolumes(t *testing.T) {
 	if strings.EqualFold(vol, "Z:") {
 		other = "Y:"
 	}
-	for p, rule := range map[string]Rule{
+	for p, rule := range map[string]rules.Rule{
 		`sub/../../x`:              rules.PathOutsideRoot,
 		`sub\..\..\x`:              rules.PathOutsideRoot,
 		vol + `\Windows\win.ini`:   rules.PathOutsideRoot,

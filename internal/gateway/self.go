@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
@@ -117,10 +117,7 @@ func ParseExec(args []string) (ExecArgs, error) {
 		*dst = val
 		if name == "timeout" {
 			// As clada run's --timeout: a duration, or whole seconds.
-			d, err := time.ParseDuration(val)
-			if n, nerr := strconv.ParseUint(val, 10, 32); nerr == nil {
-				d, err = time.Duration(n)*time.Second, nil
-			}
+			d, err := approve.ParseDuration(val)
 			if err != nil || d < time.Second || d > 24*time.Hour {
 				return x, fmt.Errorf("%w: --timeout %q: a duration from 1s to 24h, such as 120s or 10m, or whole seconds", ErrExecUsage, val)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/gitrules"
 	"github.com/clada/clada/internal/project"
 	"github.com/clada/clada/internal/rules"
@@ -228,18 +229,9 @@ func quoteAll(ps []string) string {
 	return strings.Join(q, ", ")
 }
 
-// duration writes a timeout as a person would: 60s, 5m, 1h30m.
-func duration(d time.Duration) string {
-	switch {
-	case d%time.Second == 0 && d <= 2*time.Minute:
-		return fmt.Sprintf("%ds", d/time.Second)
-	case d%time.Hour == 0:
-		return fmt.Sprintf("%dh", d/time.Hour)
-	case d%time.Minute == 0:
-		return fmt.Sprintf("%dm", d/time.Minute)
-	}
-	return d.Round(time.Second).String()
-}
+// duration writes a timeout as config.toml does (approve.FormatDuration),
+// to the second: 60s, 5m, 1h30m.
+func duration(d time.Duration) string { return approve.FormatDuration(d.Round(time.Second)) }
 
 // size writes a byte count with the largest unit that divides it.
 func size(n int64) string {

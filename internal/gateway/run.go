@@ -348,13 +348,7 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 			return
 		}
 	}
-	var stdout, stderr *output.Stream
-	if x.Output != nil {
-		stdout, stderr = x.Output.Streams(r.Index + 1)
-	} else {
-		stdout = output.NewStream("stdout", output.DefaultBudget.Bytes)
-		stderr = output.NewStream("stderr", output.DefaultBudget.Bytes)
-	}
+	stdout, stderr := resultStreams(r, x)
 	cfg := x.Runner
 	cfg.Stdout, cfg.Stderr = stdout, stderr
 	if x.Live != nil {

@@ -363,21 +363,7 @@ func (a Answer) asWritten() bool {
 // % once), what PowerShell reads as syntax (, is an array, @ splats, $
 // and () and ; and `), history expansion (!) of interactive shells, and
 // every glob and quote character.
-func plainWord(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("_./:+-", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
+func plainWord(s string) bool { return parser.BareWord(s, "_./:+-") }
 
 // quotableWord reports whether s, inside single quotes, means the same
 // to every shell an agent may use: no single quote (and none of the

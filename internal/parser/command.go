@@ -850,7 +850,12 @@ func Quote(argv []string) string {
 
 // plainArg reports whether an argument (not the command name) means the
 // same to bash unquoted: only characters that never expand or split.
-func plainArg(s string) bool {
+func plainArg(s string) bool { return BareWord(s, "_@%+=:,./^-") }
+
+// BareWord reports whether s is not empty and holds only ASCII letters,
+// digits and bytes of punct: the test of each quoter for a word it
+// leaves bare, with the punctuation its shells take literally.
+func BareWord(s, punct string) bool {
 	if s == "" {
 		return false
 	}
@@ -858,7 +863,7 @@ func plainArg(s string) bool {
 		c := s[i]
 		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("_@%+=:,./^-", c) >= 0:
+		case strings.IndexByte(punct, c) >= 0:
 		default:
 			return false
 		}

@@ -1,9 +1,3 @@
-// Package rules is clada's one vocabulary of rules: the stable code of
-// every rule a verdict can carry, and what each decides, what triggers
-// it and what the model should do instead. The parser, the specs, git's
-// table and the gateway give these codes; docs/rules.md and `clada
-// prompt` are built from [All], and a test fails when a code is missing
-// there.
 package rules
 
 import "strconv"

@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -348,5 +349,73 @@ func TestConfigHeaderEnd(t *testing.T) {
 	}
 	if got := configIncludes([]byte("[includeIf \"gitdir:/w]/\"] path = in.cfg\n")); len(got) != 1 || got[0] != "in.cfg" {
 		t.Errorf("configIncludes = %q, want [in.cfg]", got)
+	}
+}
+
+// TestConfigFormsAgreeWithGit is a differential test of clada's one git
+// configuration reader against git itself, from the attacker's side: a
+// model writes a project file in a form git reads and asks for `git
+// config --file FILE --list`, hoping clada misreads a section header, an
+// include or a line ending and lets a credential through. For every form
+// git prints the credential of (itself or through an include of a file
+// outside the project), configCredential must find it.
+func TestConfigFormsAgreeWithGit(t *testing.T) {
+	t.Parallel()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("git is required: ", err)
+	}
+	root := t.TempDir()
+	r, err := NewResolver(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	inc := filepath.Join(outside, "creds.inc")
+	if err := os.WriteFile(inc, []byte("[credential]\n\thelper = store\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	forms := []string{
+		"[credential]helper=store\n",
+		"[Credential] Helper = \"store\" ; c\n",
+		"[credential \"https://h/x]y\"] helper = store\n",
+		"[credential \"a\\\"]b\"]\n\thelper = store\n",
+		"[credential]\r\n\thelper = store\r\n",
+		"[user]\n\tname = \"x]\" # ]\n[credential]\n\thelper = st\\\nore\n",
+		"[remote \"o\"] url = https://tok@h/r]x.git\n",
+		"[include]path=" + inc + "\n",
+		"[Include] PATH = \"" + inc + "\" ; c\n",
+		"[include]\r\n\tpath = " + inc + "\r\n",
+		"[includeIf \"gitdir:/w]/\"] path = " + inc + "\n",
+		"[includeIf \"onbranch:a\\\"]\"]\n\tpath = " + inc + "\n",
+		"[includeif \"hasconfig:remote.*.url:https://h/**\"]\n\tpath = " + inc + "\n",
+	}
+	for i, form := range forms {
+		name := fmt.Sprintf("form%d.cfg", i)
+		file := filepath.Join(r.Root(), name)
+		if err := os.WriteFile(file, []byte(form), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(git, "config", "--file", file, "--includes", "--list")
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+outside)
+		out, gerr := cmd.CombinedOutput()
+		printed := gerr == nil && (strings.Contains(string(out), ".helper=store") || strings.Contains(string(out), "tok@"))
+		conditional := strings.Contains(form, "includeIf") || strings.Contains(form, "includeif")
+		if !printed && !conditional {
+			t.Errorf("%q: git did not print the credential (%v): %s; the form is not one git reads", form, gerr, out)
+		}
+		got, why := configCredential(&gitrules.ConfigRead{All: true, Scope: "file", File: name}, r.Root(), r, func(k string) string {
+			if k == "HOME" {
+				return outside
+			}
+			return ""
+		})
+		// clada does not evaluate an includeIf condition: it follows
+		// every conditional include, whatever git decides here.
+		if got == "" && (printed || conditional) {
+			t.Errorf("%q: git prints a credential (%s) but configCredential finds none", form, strings.TrimSpace(string(out)))
+		} else if got != "" && why == "" {
+			t.Errorf("%q: found %s without a reason", form, got)
+		}
 	}
 }

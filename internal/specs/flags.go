@@ -47,6 +47,25 @@ func (p *parsed) any(names []string) bool {
 	return false
 }
 
+// destination returns the destination of a command that copies or moves
+// paths into one place (cp, mv, ln, install): the value of its target
+// flag (-t DIR) when it has one, "" when that flag names none; else the
+// last of two or more operands. srcs are the operands that are not the
+// destination (all of paths when dest is "").
+func (p *parsed) destination(paths []string) (dest string, srcs []string) {
+	switch {
+	case p.target:
+		for _, fp := range p.flagPaths {
+			if fp.write {
+				dest = fp.arg
+			}
+		}
+	case len(paths) >= 2:
+		return paths[len(paths)-1], paths[:len(paths)-1]
+	}
+	return dest, paths
+}
+
 // parseArgs splits args (argv without argv[0]) as the program would:
 // getopt-style flags with permutation, or find's paths-then-expression.
 func (sp *spec) parseArgs(args []string) (parsed, *rules.Denied) {

@@ -51,21 +51,11 @@ func (sp *spec) checkDest(p parsed, paths []string, dir string, r *Resolver) ([]
 	if !walk && !self {
 		return nil, nil
 	}
-	var dest string
-	srcs := paths
+	dest, srcs := p.destination(paths)
 	switch {
-	case p.target:
-		for _, fp := range p.flagPaths {
-			if fp.write {
-				dest = fp.arg
-			}
-		}
-	case len(paths) >= 2:
-		dest, srcs = paths[len(paths)-1], paths[:len(paths)-1]
-	default:
+	case dest == "" && !p.target:
 		return nil, nil // cp -r with one operand fails
-	}
-	if dest == "" {
+	case dest == "":
 		return srcs, nil
 	}
 	res, err := r.Confine(dir, dest, true)

@@ -41,8 +41,8 @@ go build -o "$WORK/gen" ./bench/gen
 go build -o "$WORK/rusage" ./bench/rusage
 go build -o "$WORK/execloop" ./bench/execloop
 go build -o "$WORK/mcpcheck" ./bench/mcpcheck
-go test -c -o "$WORK/runner.test" ./runner
-go test -c -o "$WORK/sandbox.test" ./sandbox
+go test -c -o "$WORK/runner.test" ./internal/runner
+go test -c -o "$WORK/sandbox.test" ./internal/sandbox
 "$WORK/gen" -dir "$WORK" -blocks "$BLOCKS" -cats "$CATS" -sparse $((1 << 30))
 PROJECT="$WORK/project"
 # The binary measured is the release build the README installs, with

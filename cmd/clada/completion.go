@@ -65,7 +65,7 @@ complete -c clada -f -a '(__clada_complete)'
 `
 
 // completionCommand is `clada completion bash|zsh|fish`.
-func completionCommand(stdout io.Writer) *cli.Command {
+func completionCommand(_ io.Reader, stdout, _ io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "completion",
 		Usage:     "print a shell completion script for clada's commands, subcommands and flags: bash, zsh or fish",

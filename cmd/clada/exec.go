@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -32,7 +33,7 @@ const (
 // execCommand is `clada exec`. Its arguments are read by
 // gateway.ParseExec, the same function the gateway uses to judge a
 // command that runs clada exec, so the two cannot disagree.
-func execCommand(stdout, stderr io.Writer) *cli.Command {
+func execCommand(_ io.Reader, stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "exec",
 		Usage:     "decide one command and, only when it is allowed, run it with its output passed through",
@@ -167,14 +168,40 @@ func refuse(w io.Writer, r *gateway.Result) {
 	switch r.Decision {
 	case gateway.Ask:
 		fmt.Fprintf(w, "clada: not run: needs approval (rule %s)%s: %s\n", r.Rule, word, r.Reason)
-		fmt.Fprintf(w, "clada: clada exec never asks; run the command itself, so that the person is asked, or the person can run `%s`\n",
-			gateway.AllowCommand(r.Argv))
+		fmt.Fprintf(w, "clada: clada exec never asks; run the command itself, so that the person is asked, or the person can run %s\n",
+			allowAdvice(r))
 	default:
 		fmt.Fprintf(w, "clada: denied, not run (rule %s)%s: %s\n", r.Rule, word, r.Reason)
 		if r.Advice != "" {
 			fmt.Fprintf(w, "clada: do instead: %s\n", r.Advice)
 		}
 	}
+}
+
+// allowAdvice is the `clada allow` command (or commands) with which the
+// person consents to the asked r: the command itself, or for a
+// composition each part that is asked, since a pattern is matched
+// against one command, never a whole pipeline or list.
+func allowAdvice(r *gateway.Result) string {
+	argvs := [][]string{r.Argv}
+	if r.Composite != nil {
+		argvs = nil
+		for _, p := range r.Composite.Parts {
+			if p.Decision == gateway.Ask {
+				argvs = append(argvs, p.Argv)
+			}
+		}
+	}
+	var cmds []string
+	for _, argv := range argvs {
+		if len(argv) > 0 {
+			cmds = append(cmds, "`"+gateway.AllowCommand(argv)+"`")
+		}
+	}
+	if len(cmds) == 0 {
+		return "`clada allow 'COMMAND'` for the command"
+	}
+	return strings.Join(cmds, " and ")
 }
 
 // execExit is the exit code of clada exec for a command that was started
@@ -207,7 +234,7 @@ func execExit(res runner.Result, cfg runner.Config, stderr io.Writer) int {
 // runner's buffer of it, however much the command prints.
 func runStreaming(ctx context.Context, v gateway.Verdict, cfg runner.Config, sb *sandbox.Sandbox, stdout, stderr io.Writer) (runner.Result, gateway.Confinement) {
 	cfg.Stdout, cfg.Stderr = stdout, stderr
-	res, conf := gateway.RunVerdict(ctx, v, cfg, sb)
+	res, conf := gateway.RunVerdict(ctx, v, cfg, sb, nil)
 	if res.WriteErr != nil {
 		fmt.Fprintf(stderr, "clada: passing the output on: %v\n", res.WriteErr)
 	}
@@ -218,7 +245,7 @@ func runStreaming(ctx context.Context, v gateway.Verdict, cfg runner.Config, sb 
 // to stdout and stderr as it comes.
 func runCompositeStreaming(ctx context.Context, g *gateway.Gateway, c *gateway.Composite, cfg runner.Config, sb *sandbox.Sandbox, stdout, stderr io.Writer) (runner.Result, gateway.Confinement) {
 	cfg.Stdout, cfg.Stderr = stdout, stderr
-	cr := g.RunComposite(ctx, c, cfg, sb)
+	cr := g.RunComposite(ctx, c, cfg, sb, nil)
 	if cr.Result.WriteErr != nil {
 		fmt.Fprintf(stderr, "clada: passing the output on: %v\n", cr.Result.WriteErr)
 	}

@@ -1,6 +1,12 @@
 package main
 
-import "github.com/clada/clada/internal/project"
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/clada/clada/internal/project"
+)
 
 // Exit codes (README "Exit codes"), the same for every front end, so they
 // live in package project. Scripts under testdata/script assert them.
@@ -17,3 +23,27 @@ const (
 type exitError int
 
 func (e exitError) Error() string { return "exit" }
+
+// exitStatus is clada's exit status after an action returned err,
+// printing err when it is one of clada's own failures.
+func exitStatus(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var code exitError
+	if errors.As(err, &code) {
+		return int(code)
+	}
+	printError(stderr, err)
+	return exitUsage
+}
+
+func exitCode(code int, writeErr error) error {
+	if writeErr != nil {
+		return fmt.Errorf("writing the report: %w", writeErr)
+	}
+	if code == exitOK {
+		return nil
+	}
+	return exitError(code)
+}

@@ -1,46 +1,32 @@
 package main
 
-import (
-	"fmt"
-	"strings"
-	"time"
+import "github.com/urfave/cli/v2"
 
-	"github.com/clada/clada/internal/approve"
-)
+// The flags that several commands share; a flag of one command only is
+// in that command's file.
 
-// parseTimeout reads --timeout as config.toml reads timeout: a Go
-// duration ("30s", "5m", "1h30m") or a whole number of seconds ("5" is
-// 5 s), from 1 s to 24 h.
-func parseTimeout(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	d, err := approve.ParseDuration(s)
-	if err != nil {
-		return 0, withHint(fmt.Errorf("--timeout %q is not a duration", s), "write 30s, 5m or 1h30m, or a number of seconds")
-	}
-	if d < approve.MinTimeout || d > approve.MaxTimeout {
-		return 0, withHint(fmt.Errorf("--timeout %s is out of range", s), "give a duration from 1s to 24h")
-	}
-	return d, nil
+func rootFlag() cli.Flag {
+	return &cli.StringFlag{Name: "root", Usage: "project root: every path must stay inside it, and .clada/ lives here",
+		DefaultText: "the nearest directory upwards with .clada/, else the git work tree's top, else the working directory"}
 }
 
-// runFiles returns the file names of clada run's arguments, and the
-// first word after a file name that looks like a flag with that file name
-// ("" when there is none). urfave/cli stops reading flags at the first
-// file, so `clada run reply.csl --dry-run` would open a file named
-// --dry-run and run the reply for real. A "--" after a file makes the
-// rest file names; it is not one itself.
-func runFiles(args []string) (files []string, flag, file string) {
-	dashes := false
-	for _, a := range args {
-		switch {
-		case dashes:
-		case a == "--" && len(files) > 0:
-			dashes = true
-			continue
-		case len(files) > 0 && len(a) > 1 && a[0] == '-':
-			return nil, a, files[0]
-		}
-		files = append(files, a)
-	}
-	return files, "", ""
+// sandboxFlag is --sandbox of run, exec and mcp.
+func sandboxFlag() cli.Flag {
+	return &cli.StringFlag{Name: "sandbox", Usage: "confine commands to the project by the kernel: auto (where the machine can), required (refuse to run unconfined) or off (a person's choice; prints a warning)",
+		DefaultText: "auto, or sandbox in .clada/config.toml"}
+}
+
+func formatFlag(usage string) cli.Flag {
+	return &cli.StringFlag{Name: "format", Value: "text", Usage: usage}
+}
+
+// trustProjectFlag is --trust-project of run and check.
+func trustProjectFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "trust-project", Usage: "use the project's own .clada files without `clada trust` (in CI: the workflow's author vouches for the repository)"}
+}
+
+// osFlag is --os of check and run --dry-run: decide for another system.
+func osFlag() cli.Flag {
+	return &cli.StringFlag{Name: "os", Usage: "decide as on this system: darwin, freebsd, linux or windows (its programs' options, and Windows' path rules); only to decide, never to run",
+		DefaultText: "the system clada runs on"}
 }

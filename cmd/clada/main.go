@@ -2,6 +2,23 @@
 // a model wrote, decides allow / ask / deny for each, asks the person at
 // the terminal where needed, runs what is allowed without a shell and
 // reports back.
+//
+// Layout: one file per verb, holding its cli.Command (name, flags, help
+// and action) and what only that verb uses: run.go, check.go, exec.go,
+// hook.go, mcp.go, prompt.go, trust.go, untrust.go, init.go, config.go,
+// allow.go, block.go, forget.go (their writer in store.go), list.go,
+// specs.go, sandbox.go, log.go, why.go and completion.go. app.go builds
+// the app from the verbs table, in the order `clada --help` lists them;
+// flags.go holds the flags several verbs share, open.go how run and check
+// open the project, exit.go the exit codes, tui.go how errors and
+// warnings are printed. To add a verb, write its file and add its
+// constructor to verbs; TestHelpGolden then asks for its help in
+// testdata/help (go test ./cmd/clada -run TestHelpGolden -update).
+//
+// Two forms are answered before the app is built, because agents start
+// them for every command and urfave/cli's setup is a measurable part of
+// their start (bench/README.md): `clada hook AGENT` (answerHook, hook.go)
+// and the plain forms of `clada check` (quickCheck, check.go).
 package main
 
 import (

@@ -10,7 +10,39 @@ import (
 	"strings"
 
 	"github.com/clada/clada/internal/project"
+	"github.com/urfave/cli/v2"
 )
+
+// mcpCommand is `clada mcp`: clada's MCP server, handed to clada-mcp.
+func mcpCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:  "mcp",
+		Usage: "serve clada's run, check, output and kill tools to an agent over MCP (stdio)",
+		Description: "An MCP server on stdin/stdout: register it with your agent (README \"MCP\"). Approvals are\n" +
+			"asked through the client (elicitation), never on the terminal; commands still running after\n" +
+			"background_after become jobs. When the client disconnects, every job is killed." + examples(
+			"clada mcp                    # what an agent starts; README shows how to register it",
+			"clada mcp --root ~/src/app   # serve that project, wherever the agent starts it"),
+		Flags: []cli.Flag{
+			rootFlag(),
+			&cli.BoolFlag{Name: "trust-all", Usage: "approve every command that would be asked (deny stays deny); prints a warning"},
+			&cli.BoolFlag{Name: "untrusted", Usage: "ask even for commands the specs allow"},
+			sandboxFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			return mcpAction(mcpOptions{root: c.String("root"), trustAll: c.Bool("trust-all"), untrusted: c.Bool("untrusted"),
+				sandbox: c.String("sandbox"), args: c.Args().Len()}, stdin, stdout, stderr)
+		},
+	}
+}
+
+// mcpOptions are clada mcp's flags, which mcpAction hands to clada-mcp.
+type mcpOptions struct {
+	root                string
+	trustAll, untrusted bool
+	sandbox             string // --sandbox; "" means config.toml's
+	args                int
+}
 
 // mcpProgram is the executable that serves clada mcp (cmd/clada-mcp).
 const mcpProgram = "clada-mcp"

@@ -37,7 +37,17 @@ type progress struct {
 	stop    chan struct{}
 	midLine bool   // the last output did not end in a newline
 	carry   []byte // the start of a UTF-8 character whose rest comes in the next write
+	// While clada asks a question (hold), output is kept in held, at
+	// most maxHeld bytes (the rest counted in heldDropped), and shown
+	// when the question is answered.
+	holding     int
+	held        []byte
+	heldDropped int64
 }
+
+// maxHeld bounds what progress keeps of a command's output while a
+// question is open; all of it is saved under .clada/out all the same.
+const maxHeld = 64 << 10
 
 // stillEvery is how often progress says that a command still runs.
 const stillEvery = 15 * time.Second
@@ -88,6 +98,10 @@ func (p *progress) tick(stop chan struct{}, block int, start time.Time) {
 			return
 		case now := <-t.C:
 			p.mu.Lock()
+			if p.holding > 0 {
+				p.mu.Unlock()
+				continue
+			}
 			p.newline()
 			fmt.Fprintf(p.w, "%s [%d/%d] still running after %s\n", p.paint("1", "clada:"), block, p.total, now.Sub(start).Round(time.Second))
 			p.mu.Unlock()
@@ -138,6 +152,52 @@ func (p *progress) Write(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
+	if p.holding > 0 {
+		n := min(len(b), maxHeld-len(p.held))
+		p.held = append(p.held, b[:n]...)
+		p.heldDropped += int64(len(b) - n)
+		return len(b), nil
+	}
+	return len(b), p.show(b)
+}
+
+// hold stops showing the command's output, and the lines that say it
+// still runs, until release is called: clada asks the person a question
+// on the terminal meanwhile (a host the command wants to reach), and
+// nothing the command prints may garble the question or follow it on
+// its line. An open output line is ended first. What the command printed
+// meanwhile is shown at release (at most 64 KiB of it; the rest is
+// counted, and saved under .clada/out as always).
+func (p *progress) hold() (release func()) {
+	p.mu.Lock()
+	p.holding++
+	p.newline()
+	p.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if p.holding--; p.holding > 0 {
+				return
+			}
+			held, dropped := p.held, p.heldDropped
+			p.held, p.heldDropped = nil, 0
+			_ = p.show(held)
+			if dropped > 0 {
+				p.newline()
+				fmt.Fprintf(p.w, "%s [%d/%d] %d more bytes printed while clada asked are not shown here (they are saved under .clada/out)\n",
+					p.paint("1", "clada:"), p.block, p.total, dropped)
+			}
+		})
+	}
+}
+
+// show writes b, the command's output, as liveText; p.mu is held.
+func (p *progress) show(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
 	text := append(p.carry, b...)
 	p.carry = nil
 	// A character cut between two writes waits for its rest (at most 3
@@ -148,7 +208,7 @@ func (p *progress) Write(b []byte) (int, error) {
 	}
 	_, err := io.WriteString(p.w, liveText(string(text)))
 	p.midLine = len(text) > 0 && text[len(text)-1] != '\n' || len(p.carry) > 0
-	return len(b), err
+	return err
 }
 
 // incompleteTail is where a UTF-8 character that b ends in the middle of

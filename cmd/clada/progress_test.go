@@ -122,3 +122,34 @@ func TestProgressSplitRune(t *testing.T) {
 		t.Errorf("shown %q, want %q", got, want)
 	}
 }
+
+// TestProgressHold: while clada asks a question (hold), the command's
+// output is kept, not shown, an output line left open is ended first so
+// the question starts at column 1, and the kept output (escapes made
+// visible) is shown at release; past 64 KiB it is counted, not shown.
+func TestProgressHold(t *testing.T) {
+	var b bytes.Buffer
+	p := &progress{w: &b, total: 1, block: 1}
+	p.Write([]byte("downloading"))
+	release := p.hold()
+	if got := b.String(); got != "downloading\n" {
+		t.Fatalf("at hold: %q; want the open line ended", got)
+	}
+	b.WriteString("QUESTION\n") // the question, on the same terminal
+	p.Write([]byte("y\n\x1b[1Aclada: fake\n"))
+	if got := b.String(); got != "downloading\nQUESTION\n" {
+		t.Fatalf("output was shown while the question was open: %q", got)
+	}
+	release()
+	release() // a second call does nothing
+	if got, want := b.String(), "downloading\nQUESTION\ny\n\\x1b[1Aclada: fake\n"; got != want {
+		t.Errorf("after release: %q; want %q", got, want)
+	}
+	b.Reset()
+	release = p.hold()
+	p.Write(bytes.Repeat([]byte("x"), maxHeld+10))
+	release()
+	if got := b.String(); strings.Count(got, "x") != maxHeld || !strings.Contains(got, "10 more bytes printed while clada asked are not shown here") {
+		t.Errorf("past the bound: %d x shown, %q", strings.Count(got, "x"), got[len(got)-min(len(got), 200):])
+	}
+}

@@ -6,7 +6,34 @@ import (
 	"io"
 
 	"github.com/clada/clada/internal/guide"
+	"github.com/urfave/cli/v2"
 )
+
+// promptCommand is `clada prompt`: the instructions for a model's system
+// prompt.
+func promptCommand(_ io.Reader, stdout, _ io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:  "prompt",
+		Usage: "print instructions for a model's system prompt: how to write RUN blocks for this project",
+		Description: "Prints, for this project's specs, approvals and limits, how to write RUN blocks and dir,\n" +
+			"what clada refuses and what to write instead, and what needs a person. Paste it into the\n" +
+			"system prompt of the model whose replies you run with clada run." + examples(
+			"clada prompt                 # plain text, under 60 lines",
+			"clada prompt --format json   # the same text as one JSON string",
+			"clada prompt --untrusted     # when replies run with --untrusted"),
+		Flags: []cli.Flag{
+			rootFlag(),
+			formatFlag("text, or json for one JSON string"),
+			&cli.BoolFlag{Name: "untrusted", Usage: "say that every command is asked, as clada run --untrusted does"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c, "clada prompt --format json"); err != nil {
+				return err
+			}
+			return promptAction(promptOptions{root: c.String("root"), format: c.String("format"), untrusted: c.Bool("untrusted")}, stdout)
+		},
+	}
+}
 
 type promptOptions struct {
 	root, format string

@@ -12,7 +12,7 @@ import (
 
 // sandboxCommand is `clada sandbox` (also `clada doctor`): what this
 // machine offers for confining commands, and why.
-func sandboxCommand(stdout io.Writer) *cli.Command {
+func sandboxCommand(_ io.Reader, stdout, _ io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:    "sandbox",
 		Aliases: []string{"doctor"},
@@ -62,7 +62,7 @@ func sandboxAction(root, mode string, stdout io.Writer) error {
 	case m == sandbox.ModeOff || !sup.Confines():
 		b.WriteString("network: not filtered (commands run unconfined)\n")
 	case sup.FiltersNetwork():
-		b.WriteString("network: by host name, through clada's proxy on 127.0.0.1: a command reaches only the hosts granted to it (its registries when its spec grants the network, hosts = [...] in config.toml); network = \"open\" and approved git remotes get the whole network\n")
+		b.WriteString("network: by host name, through clada's proxy on 127.0.0.1: a command reaches only the hosts granted to it (its registries when its spec grants the network, hosts = [...] in config.toml, the hosts remembered for its pattern); under clada run at a terminal, a connection to another host is asked about while the command runs (docs/rules.md, \"The network\"); network = \"open\" and approved git remotes get the whole network\n")
 	default:
 		b.WriteString("network: cannot be filtered by host here (Landlock before ABI 4): a command the network is granted to gets all of it, as every report says (network on)\n")
 	}

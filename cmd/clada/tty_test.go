@@ -49,6 +49,14 @@ func startTTY(t testing.TB, root, csl string, args ...string) *ttyRun {
 // startTTYProgram is startTTY for one of the programs TestMain registers.
 func startTTYProgram(t testing.TB, program, root, csl string, args ...string) *ttyRun {
 	t.Helper()
+	return startTTYEnv(t, program, root, csl, nil, false, args...)
+}
+
+// startTTYEnv is startTTYProgram with env added to clada's environment,
+// and, when stderrTTY, clada's stderr on the terminal too (where clada
+// run shows its progress and the commands' live output).
+func startTTYEnv(t testing.TB, program, root, csl string, env []string, stderrTTY bool, args ...string) *ttyRun {
+	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Fatalf("opening a pty: %v", err)
@@ -65,8 +73,12 @@ func startTTYProgram(t testing.TB, program, root, csl string, args ...string) *t
 		cmd.Path = exe
 	}
 	cmd.Args[0] = program
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin = strings.NewReader(csl)
 	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
+	if stderrTTY {
+		cmd.Stderr = tty
+	}
 	cmd.ExtraFiles = []*os.File{tty} // fd 3 in the child
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 3}
 	if err := cmd.Start(); err != nil {
@@ -271,7 +283,7 @@ func TestTTYPromptPrefix(t *testing.T) {
 	t.Parallel()
 	root := newRoot(t)
 	r := startTTY(t, root, "<---RUN--->\ntrue run one\n<---END--->\n")
-	r.expect("clada: run `true run one` in . (`true` is not in clada's specs) [" + testproc.SandboxPhrase(t) + "]? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
+	r.expect("clada: run `true run one` in . (`true` is not in clada's specs) [" + ttySandboxPhrase(t) + "]? [y]es, [n]o, [a]lways, [p]refix `true run *`, ne[v]er (60s): ")
 	r.answer("p\n")
 	code, _ := r.wait(ttyWait)
 	if code != exitOK {

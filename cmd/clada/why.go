@@ -17,7 +17,7 @@ import (
 
 // whyCommand is `clada why 'COMMAND'`: clada check's decision, explained
 // step by step in the decision order of docs/rules.md.
-func whyCommand(stdout io.Writer) *cli.Command {
+func whyCommand(_ io.Reader, stdout, _ io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "why",
 		Usage:     "explain a decision step by step: which rule, pattern, spec or path check decided, in the order of docs/rules.md",

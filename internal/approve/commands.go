@@ -110,6 +110,30 @@ func ParsePattern(text string, parse ParseFunc) (Pattern, error) {
 	return Pattern{Text: text, Argv: argv}, nil
 }
 
+// HostRule is one [[network]] entry of commands.toml: the hosts that a
+// command the pattern matches may reach through clada's proxy (allow)
+// and those it is refused without a question (deny), as the person
+// answered always or never when clada asked while the command ran.
+//
+//	[[network]]
+//	pattern = "npm install"
+//	allow = ["npm.internal.example"]
+//	deny = ["telemetry.example"]
+//
+// A host is a name or "*.example.com", as config.toml's hosts. The allow
+// list of a file the person has not trusted is withheld; its deny list
+// applies.
+type HostRule struct {
+	Pattern Pattern
+	Allow   []string
+	Deny    []string
+}
+
+func (r HostRule) same(q HostRule) bool {
+	return r.Pattern.same(q.Pattern) && r.Pattern.Text == q.Pattern.Text &&
+		slices.Equal(r.Allow, q.Allow) && slices.Equal(r.Deny, q.Deny)
+}
+
 // List names one of the two pattern lists.
 type List string
 
@@ -130,6 +154,10 @@ type Commands struct {
 	Path    string // the commands.toml path, also when only commands.json exists
 	Allowed []Pattern
 	Blocked []Pattern
+	// Network are the hosts remembered for patterns ([[network]]): what
+	// the person answered always or never when a running command wanted
+	// to reach a host it was not granted.
+	Network []HostRule
 
 	mu    sync.RWMutex
 	parse ParseFunc // nil for a Commands built by hand: Refresh does nothing
@@ -251,8 +279,9 @@ func (c *Commands) Refresh() (changed bool, err error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	changed = changed || !samePatterns(c.Allowed, fresh.Allowed) || !samePatterns(c.Blocked, fresh.Blocked)
-	c.Allowed, c.Blocked, c.stamp = fresh.Allowed, fresh.Blocked, fresh.stamp
+	changed = changed || !samePatterns(c.Allowed, fresh.Allowed) || !samePatterns(c.Blocked, fresh.Blocked) ||
+		!slices.EqualFunc(c.Network, fresh.Network, HostRule.same)
+	c.Allowed, c.Blocked, c.Network, c.stamp = fresh.Allowed, fresh.Blocked, fresh.Network, fresh.stamp
 	return changed, nil
 }
 
@@ -295,6 +324,30 @@ func (c *Commands) MatchBlocked(argv []string) (Pattern, bool) {
 		p, ok = l.MatchBlocked(argv)
 	}
 	return p, ok
+}
+
+// MatchHosts returns the hosts remembered ([[network]]) for the patterns
+// that match argv, in c's file and in its layers: those the command may
+// reach (allow) and those it is refused without a question (deny). An
+// untrusted file's allow lists are not among them.
+func (c *Commands) MatchHosts(argv []string) (allow, deny []string) {
+	if c == nil {
+		return nil, nil
+	}
+	c.mu.RLock()
+	rules, layers := c.Network, c.layers
+	c.mu.RUnlock()
+	for _, r := range rules {
+		if r.Pattern.Match(argv) {
+			allow = append(allow, r.Allow...)
+			deny = append(deny, r.Deny...)
+		}
+	}
+	for _, l := range layers {
+		a, d := l.MatchHosts(argv)
+		allow, deny = append(allow, a...), append(deny, d...)
+	}
+	return allow, deny
 }
 
 // Lists returns copies of the allowed and blocked patterns.
@@ -459,32 +512,63 @@ func readTOMLCommands(c *Commands, parse ParseFunc) error {
 	if err != nil {
 		return err
 	}
-	allowed, blocked, err := decodeTOMLCommands(c.Path, data, parse)
+	allowed, blocked, network, err := decodeTOMLFile(c.Path, data, parse)
 	if err != nil {
 		return err
 	}
 	c.keepRaw(filepath.Base(c.Path), data)
-	if len(allowed) > 0 && !c.trust.Trusts(filepath.Base(c.Path), data) {
+	if (len(allowed) > 0 || allowsHosts(network)) && !c.trust.Trusts(filepath.Base(c.Path), data) {
 		c.trust.Withhold(filepath.Base(c.Path))
 		allowed = nil
+		for i := range network {
+			network[i].Allow = nil
+		}
 	}
 	setSource(allowed, c.Path)
 	setSource(blocked, c.Path)
-	c.Allowed, c.Blocked = allowed, blocked
+	for i := range network {
+		network[i].Pattern.Source = c.Path
+	}
+	c.Allowed, c.Blocked, c.Network = allowed, blocked, network
 	return nil
 }
 
+func allowsHosts(rules []HostRule) bool {
+	return slices.ContainsFunc(rules, func(r HostRule) bool { return len(r.Allow) > 0 })
+}
+
 func decodeTOMLCommands(path string, data []byte, parse ParseFunc) (allowed, blocked []Pattern, err error) {
+	allowed, blocked, _, err = decodeTOMLFile(path, data, parse)
+	return allowed, blocked, err
+}
+
+// networkKey is commands.toml's array of [[network]] tables.
+const networkKey = "network"
+
+// hostRuleTOML is one [[network]] table as written.
+type hostRuleTOML struct {
+	Pattern *string    `toml:"pattern"`
+	Allow   hostsValue `toml:"allow"`
+	Deny    hostsValue `toml:"deny"`
+}
+
+func decodeTOMLFile(path string, data []byte, parse ParseFunc) (allowed, blocked []Pattern, network []HostRule, err error) {
 	var top map[string]toml.Primitive
 	md, err := toml.Decode(string(data), &top)
 	if err != nil {
-		return nil, nil, tomlFileError(path, "", err)
+		return nil, nil, nil, tomlFileError(path, "", err)
 	}
 	for _, key := range md.Keys() {
 		if len(key) != 1 {
 			continue // inside a table; the table itself is reported
 		}
 		name := key[0]
+		if name == networkKey {
+			if network, err = decodeNetwork(path, &md, top[name], parse); err != nil {
+				return nil, nil, nil, err
+			}
+			continue
+		}
 		var dst *[]Pattern
 		switch List(name) {
 		case ListAllowed:
@@ -492,23 +576,94 @@ func decodeTOMLCommands(path string, data []byte, parse ParseFunc) (allowed, blo
 		case ListBlocked:
 			dst = &blocked
 		default:
-			return nil, nil, keyError(path, &md, top[name], name,
-				errors.New("unknown key: commands.toml holds only allowed and blocked"))
+			return nil, nil, nil, keyError(path, &md, top[name], name,
+				errors.New("unknown key: commands.toml holds only allowed, blocked and [[network]]"))
 		}
 		var list stringList
 		if err := md.PrimitiveDecode(top[name], &list); err != nil {
-			return nil, nil, tomlFileError(path, name, err)
+			return nil, nil, nil, tomlFileError(path, name, err)
 		}
 		for _, text := range list {
 			p, err := ParsePattern(text, parse)
 			if err != nil {
-				return nil, nil, keyError(path, &md, top[name], name,
+				return nil, nil, nil, keyError(path, &md, top[name], name,
 					fmt.Errorf("pattern %q: %w", text, err))
 			}
 			*dst = appendNew(*dst, p)
 		}
 	}
-	return allowed, blocked, nil
+	return allowed, blocked, network, nil
+}
+
+// decodeNetwork reads the [[network]] tables: each a pattern, with allow
+// and deny lists of hosts; two tables of the same pattern are merged.
+func decodeNetwork(path string, md *toml.MetaData, prim toml.Primitive, parse ParseFunc) ([]HostRule, error) {
+	var raw []map[string]toml.Primitive
+	if md.Type(networkKey) != "ArrayHash" {
+		return nil, keyError(path, md, prim, networkKey,
+			errors.New("want [[network]] tables, each with a pattern and allow or deny lists of hosts"))
+	}
+	if err := md.PrimitiveDecode(prim, &raw); err != nil {
+		return nil, keyError(path, md, prim, networkKey,
+			errors.New("want [[network]] tables, each with a pattern and allow or deny lists of hosts"))
+	}
+	var rules []HostRule
+	for i, tbl := range raw {
+		var e hostRuleTOML
+		e.Allow.dst, e.Deny.dst = new([]string), new([]string)
+		for k, v := range tbl {
+			var err error
+			switch k {
+			case "pattern":
+				e.Pattern = new(string)
+				err = md.PrimitiveDecode(v, e.Pattern)
+			case "allow":
+				err = md.PrimitiveDecode(v, e.Allow)
+			case "deny":
+				err = md.PrimitiveDecode(v, e.Deny)
+			default:
+				err = fmt.Errorf("unknown key %q: a [[network]] table holds pattern, allow and deny", k)
+			}
+			if err != nil {
+				return nil, keyError(path, md, v, fmt.Sprintf("network[%d].%s", i+1, k), unwrapParse(err))
+			}
+		}
+		if e.Pattern == nil {
+			return nil, keyError(path, md, prim, networkKey, fmt.Errorf("table %d has no pattern", i+1))
+		}
+		p, err := ParsePattern(*e.Pattern, parse)
+		if err != nil {
+			return nil, keyError(path, md, prim, networkKey, fmt.Errorf("table %d: pattern %q: %w", i+1, *e.Pattern, err))
+		}
+		j := slices.IndexFunc(rules, func(r HostRule) bool { return r.Pattern.same(p) })
+		if j < 0 {
+			rules = append(rules, HostRule{Pattern: p})
+			j = len(rules) - 1
+		}
+		rules[j].Allow = appendHosts(rules[j].Allow, *e.Allow.dst...)
+		rules[j].Deny = appendHosts(rules[j].Deny, *e.Deny.dst...)
+	}
+	return rules, nil
+}
+
+// unwrapParse is the message of an UnmarshalTOML error without the
+// decoder's position, which keyError adds back as a line.
+func unwrapParse(err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return errors.New(pe.Message)
+	}
+	return err
+}
+
+// appendHosts appends the hosts of add that are not in hs yet.
+func appendHosts(hs []string, add ...string) []string {
+	for _, h := range add {
+		if !slices.Contains(hs, h) {
+			hs = append(hs, h)
+		}
+	}
+	return hs
 }
 
 // lineProbe makes the TOML decoder report the position of a key: its
@@ -652,22 +807,77 @@ func AddChanged(root string, list List, pattern string, parse ParseFunc) (path s
 	return path, changed, nil
 }
 
-// Remove removes pattern from both lists, matching by argv so that
-// quoting does not matter, and returns the commands.toml path and
-// whether anything was removed. Nothing is written when nothing matched.
+// Remove removes pattern from both lists, and the hosts remembered for it
+// ([[network]]), matching by argv so that quoting does not matter, and
+// returns the commands.toml path and whether anything was removed.
+// Nothing is written when nothing matched.
 func Remove(root string, pattern string, parse ParseFunc) (path string, removed bool, err error) {
 	p, err := ParsePattern(pattern, parse)
 	if err != nil {
 		return "", false, fmt.Errorf("pattern %q: %w", strings.TrimSpace(pattern), err)
 	}
 	path, err = update(root, parse, func(c *Commands) bool {
-		na, nb := len(c.Allowed), len(c.Blocked)
+		na, nb, nn := len(c.Allowed), len(c.Blocked), len(c.Network)
 		c.Allowed = slices.DeleteFunc(c.Allowed, p.same)
 		c.Blocked = slices.DeleteFunc(c.Blocked, p.same)
-		removed = len(c.Allowed) != na || len(c.Blocked) != nb
+		c.Network = slices.DeleteFunc(c.Network, func(r HostRule) bool { return r.Pattern.same(p) })
+		removed = len(c.Allowed) != na || len(c.Blocked) != nb || len(c.Network) != nn
 		return removed
 	})
 	return path, removed, err
+}
+
+// AddHost remembers host for pattern in root/.clada/commands.toml's
+// [[network]]: in its allow list (allow true: the person answered always)
+// or its deny list (never), and out of the other one. It locks, re-reads
+// and keeps trust as [Add] does, and returns the file's path and whether
+// it changed.
+func AddHost(root, pattern, host string, allow bool, parse ParseFunc) (path string, changed bool, err error) {
+	p, err := ParsePattern(pattern, parse)
+	if err != nil {
+		return "", false, fmt.Errorf("pattern %q: %w", strings.TrimSpace(pattern), err)
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if err := checkHostPattern(host); err != nil {
+		return "", false, fmt.Errorf("host %q: %v", host, err)
+	}
+	path, err = update(root, parse, func(c *Commands) bool {
+		i := slices.IndexFunc(c.Network, func(r HostRule) bool { return r.Pattern.same(p) })
+		if i < 0 {
+			c.Network = append(c.Network, HostRule{Pattern: p})
+			i = len(c.Network) - 1
+		}
+		r := &c.Network[i]
+		dst, other := &r.Allow, &r.Deny
+		if !allow {
+			dst, other = other, dst
+		}
+		changed = false
+		if n := len(*other); n > 0 {
+			*other = slices.DeleteFunc(*other, func(h string) bool { return h == host })
+			changed = len(*other) != n
+		}
+		if !slices.Contains(*dst, host) {
+			*dst = append(*dst, host)
+			changed = true
+		}
+		return changed
+	})
+	if err != nil {
+		return "", false, err
+	}
+	return path, changed, nil
+}
+
+// sameRules compares [[network]] lists, an entry with neither hosts
+// counting as absent (encodeCommands leaves it out).
+func sameRules(a, b []HostRule) bool {
+	keep := func(rs []HostRule) []HostRule {
+		return slices.DeleteFunc(slices.Clone(rs), func(r HostRule) bool { return len(r.Allow) == 0 && len(r.Deny) == 0 })
+	}
+	return slices.EqualFunc(keep(a), keep(b), func(r, q HostRule) bool {
+		return r.Pattern.same(q.Pattern) && slices.Equal(r.Allow, q.Allow) && slices.Equal(r.Deny, q.Deny)
+	})
 }
 
 func samePatterns(a, b []Pattern) bool {
@@ -709,8 +919,8 @@ func update(root string, parse ParseFunc, change func(*Commands) bool) (string, 
 	keepTrust := c.trustedRaw(root, CommandsFile) && c.trustedRaw(root, LegacyFile)
 	data := encodeCommands(c)
 	// Never write a file clada could not read back the same.
-	if a, b, err := decodeTOMLCommands(path, data, parse); err != nil ||
-		!samePatterns(a, c.Allowed) || !samePatterns(b, c.Blocked) {
+	if a, b, n, err := decodeTOMLFile(path, data, parse); err != nil ||
+		!samePatterns(a, c.Allowed) || !samePatterns(b, c.Blocked) || !sameRules(n, c.Network) {
 		return "", fmt.Errorf("approve: internal error: %s would not read back as written (%v)", path, err)
 	}
 	if err := writeAtomic(path, data); err != nil {
@@ -737,6 +947,9 @@ const commandsHeader = `# clada: commands run without asking (allowed) or never 
 # further arguments: "npm test *" matches "npm test" and "npm test -v".
 # clada rewrites this file (clada allow, block, forget; answering always or
 # never): entries keep their order, other comments are not kept.
+# [[network]] tables are the hosts a command matching their pattern may
+# (allow) or may not (deny) reach through clada's proxy, as answered when
+# clada asked while it ran.
 `
 
 func setSource(ps []Pattern, path string) {
@@ -752,6 +965,16 @@ func ParseCommands(path string, data []byte, legacy bool, parse ParseFunc) (allo
 		return decodeJSONCommands(path, data, parse)
 	}
 	return decodeTOMLCommands(path, data, parse)
+}
+
+// ParseNetwork reads the [[network]] tables of data, the content of
+// commands.toml at path (a legacy commands.json has none).
+func ParseNetwork(path string, data []byte, legacy bool, parse ParseFunc) ([]HostRule, error) {
+	if legacy {
+		return nil, nil
+	}
+	_, _, network, err := decodeTOMLFile(path, data, parse)
+	return network, err
 }
 
 func (c *Commands) keepRaw(name string, data []byte) {
@@ -786,6 +1009,28 @@ func encodeCommands(c *Commands) []byte {
 			fmt.Fprintf(&b, "  %s,\n", tomlQuote(p.Text))
 		}
 		b.WriteString("]\n")
+	}
+	for _, r := range c.Network {
+		if len(r.Allow) == 0 && len(r.Deny) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n[[network]]\npattern = %s\n", tomlQuote(r.Pattern.Text))
+		for _, l := range []struct {
+			name  string
+			hosts []string
+		}{{"allow", r.Allow}, {"deny", r.Deny}} {
+			if len(l.hosts) == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "%s = [", l.name)
+			for i, h := range l.hosts {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(tomlQuote(h))
+			}
+			b.WriteString("]\n")
+		}
 	}
 	return b.Bytes()
 }

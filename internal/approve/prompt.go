@@ -168,6 +168,10 @@ func Open(open Opener) (*Prompter, error) {
 	return p, nil
 }
 
+// Terminal reports whether p asks on a terminal: false for a nil
+// Prompter and for the one [Open] returns when there is none.
+func (p *Prompter) Terminal() bool { return p != nil && !p.noTTY }
+
 // Close closes the terminal opened by [Open] and stops the reader. Ask
 // returns [ErrClosed] afterwards.
 func (p *Prompter) Close() error {
@@ -209,6 +213,37 @@ func (p *Prompter) Say(format string, args ...any) error {
 // No with [NoInterrupted]. A read or write error is No with NoTTY and
 // the error: Ask never approves when it returns an error.
 func (p *Prompter) Ask(ctx context.Context, q Question, timeout time.Duration) (Answer, NoReason, error) {
+	return p.ask(ctx, func(left time.Duration) string { return prompt(q, left) }, retry(q),
+		func(a Answer) bool { return a != AlwaysPrefix || q.Prefix != "" }, timeout)
+}
+
+// HostQuestion is what [Prompter.AskHost] shows: a command that is
+// running wants to reach a host that its grants do not include, and
+// clada's proxy holds the connection until the person answers.
+type HostQuestion struct {
+	// Command is the running command, each word already quoted.
+	Command string
+	// Host is the destination, "host:port" (an IPv6 literal in
+	// brackets), as the proxy names it.
+	Host string
+	// Pattern is the pattern always and never remember the host for
+	// (the command itself, or the allowed pattern that let it run),
+	// already quoted.
+	Pattern string
+}
+
+// AskHost asks q and waits as [Prompter.Ask] does, for y/yes (this run of
+// the command), n/no, a/always or v/never; p/prefix is no answer here.
+func (p *Prompter) AskHost(ctx context.Context, q HostQuestion, timeout time.Duration) (Answer, NoReason, error) {
+	return p.ask(ctx, func(left time.Duration) string { return hostPrompt(q, left) },
+		"clada: please answer y (yes, this run), n (no), a (always) or v (never)\n",
+		func(a Answer) bool { return a != AlwaysPrefix }, timeout)
+}
+
+// ask shows the question text(left) and reads answers that accept takes
+// until one comes, the time runs out or ctx ends; after other input it
+// shows again, and the question again.
+func (p *Prompter) ask(ctx context.Context, text func(left time.Duration) string, again string, accept func(Answer) bool, timeout time.Duration) (Answer, NoReason, error) {
 	if p == nil || p.noTTY {
 		return No, NoTTY, nil
 	}
@@ -243,7 +278,7 @@ func (p *Prompter) Ask(ctx context.Context, q Question, timeout time.Duration) (
 
 	left := timeout
 	for {
-		if _, err := io.WriteString(p.out, prompt(q, left)); err != nil {
+		if _, err := io.WriteString(p.out, text(left)); err != nil {
 			return No, NoTTY, fmt.Errorf("writing the question: %w", err)
 		}
 		if !p.pending {
@@ -260,13 +295,13 @@ func (p *Prompter) Ask(ctx context.Context, q Question, timeout time.Duration) (
 			if r.err != nil {
 				return No, NoTTY, fmt.Errorf("reading the answer: %w", r.err)
 			}
-			if a, ok := parseAnswer(r.line); ok && (a != AlwaysPrefix || q.Prefix != "") {
+			if a, ok := parseAnswer(r.line); ok && accept(a) {
 				if a == No || a == Never {
 					return a, NoAnswered, nil
 				}
 				return a, "", nil
 			}
-			_, _ = io.WriteString(p.out, retry(q))
+			_, _ = io.WriteString(p.out, again)
 			left = deadline.Sub(p.now())
 		case <-timer.C:
 			_, _ = fmt.Fprintf(p.out, "\nclada: no answer within %s: not approved\n", FormatDuration(timeout.Round(time.Second)))
@@ -349,6 +384,22 @@ func prompt(q Question, left time.Duration) string {
 		b.WriteString("`, ")
 	}
 	fmt.Fprintf(&b, "ne[v]er (%ds): ", secs)
+	return b.String()
+}
+
+// hostPrompt is the question about a host, e.g.
+//
+//	clada: `npm install` is running and wants to reach evil.example:443, which it was not granted. Let it? [y]es (this run), [n]o, [a]lways (for `npm install`), ne[v]er (60s):
+func hostPrompt(q HostQuestion, left time.Duration) string {
+	var b strings.Builder
+	b.WriteString("clada: `")
+	b.WriteString(visible(q.Command))
+	b.WriteString("` is running and wants to reach ")
+	b.WriteString(visible(q.Host))
+	b.WriteString(", which it was not granted. Let it? [y]es (this run), [n]o, [a]lways (for `")
+	b.WriteString(visible(q.Pattern))
+	secs := max(int((left+time.Second/2)/time.Second), 1)
+	fmt.Fprintf(&b, "`), ne[v]er (%ds): ", secs)
 	return b.String()
 }
 

@@ -144,7 +144,7 @@ func runClada(t *testing.T, fixture, body string) string {
 		t.Fatalf("clada denies the composition (rule %s): %s", c.Rule, c.Reason)
 	}
 	var stdout, stderr bytes.Buffer
-	run := g.RunComposite(context.Background(), c, runner.Config{Stdout: &stdout, Stderr: &stderr}, nil)
+	run := g.RunComposite(context.Background(), c, runner.Config{Stdout: &stdout, Stderr: &stderr}, nil, nil)
 	if run.Result.Status != runner.StatusExited {
 		t.Fatalf("clada: %v (%v)", run.Result.Status, run.Result.Err)
 	}

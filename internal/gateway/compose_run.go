@@ -61,7 +61,11 @@ type CompositeRun struct {
 // one, its parts are decided again; a part that is no longer allowed (a
 // deny, or an ask that the person did not approve as it now stands)
 // stops the composite there, with exit code 126.
-func (g *Gateway) RunComposite(ctx context.Context, c *Composite, cfg runner.Config, sb *sandbox.Sandbox) CompositeRun {
+//
+// hq (nil: nobody) is asked about a host a part wants to reach and was
+// not granted, as for [RunVerdict]; each part has its own grants, its own
+// proxy and its own answers.
+func (g *Gateway) RunComposite(ctx context.Context, c *Composite, cfg runner.Config, sb *sandbox.Sandbox, hq *HostQuestions) CompositeRun {
 	run := CompositeRun{Parts: make([]PartRun, len(c.Parts))}
 	for i := range run.Parts {
 		run.Parts[i].Status = PartNotRun
@@ -79,6 +83,8 @@ func (g *Gateway) RunComposite(ctx context.Context, c *Composite, cfg runner.Con
 		}
 		snap = sandbox.TakeSnapshot(sb.Root())
 	}
+	pause := &runner.Pause{}
+	cfg.Pause = pause
 	s := runner.NewScript(ctx, cfg)
 	first := map[int]int{} // pipeline → index of its first part
 	for i := len(c.Parts) - 1; i >= 0; i-- {
@@ -133,7 +139,7 @@ func (g *Gateway) RunComposite(ctx context.Context, c *Composite, cfg runner.Con
 				break
 			}
 		}
-		stages, files, nets, err := g.stages(ctx, pl, parts, sb, &run.Confinement.Outcome)
+		stages, files, nets, err := g.stages(ctx, pl, parts, sb, &run.Confinement.Outcome, hq, pause)
 		var res []runner.StageResult
 		if err == nil {
 			res = s.Pipeline(stages)
@@ -143,6 +149,9 @@ func (g *Gateway) RunComposite(ctx context.Context, c *Composite, cfg runner.Con
 		}
 		for _, ns := range nets {
 			run.Confinement.Refused = append(run.Confinement.Refused, ns.close()...)
+			asked, never := ns.questions()
+			run.Confinement.Asked = append(run.Confinement.Asked, asked...)
+			run.Confinement.Never = append(run.Confinement.Never, never...)
 		}
 		if err != nil {
 			run.Stopped = pl.Text
@@ -204,7 +213,7 @@ func stillAllowed(planned, now *Part) bool {
 // redirections' files; a file that cannot be opened makes its command
 // fail with status 1, as in bash, and the rest of the pipeline runs.
 // The caller closes the files.
-func (g *Gateway) stages(ctx context.Context, pl *parser.Pipeline, parts []*Part, sb *sandbox.Sandbox, o *sandbox.Outcome) ([]runner.Stage, []*os.File, []*netSession, error) {
+func (g *Gateway) stages(ctx context.Context, pl *parser.Pipeline, parts []*Part, sb *sandbox.Sandbox, o *sandbox.Outcome, hq *HostQuestions, pause *runner.Pause) ([]runner.Stage, []*os.File, []*netSession, error) {
 	var files []*os.File
 	var nets []*netSession
 	stages := make([]runner.Stage, len(pl.Cmds))
@@ -212,7 +221,7 @@ func (g *Gateway) stages(ctx context.Context, pl *parser.Pipeline, parts []*Part
 		p := parts[ci]
 		st := runner.Stage{Argv: p.Exec, Name: p.Argv[0], Dir: p.Dir, Env: commandEnv(os.Environ(), p.Env)}
 		if sb != nil {
-			ns, err := startNetwork(p.Verdict, sb)
+			ns, err := startNetwork(ctx, p.Verdict, sb, hq, pause)
 			if err != nil {
 				return nil, files, nets, err
 			}

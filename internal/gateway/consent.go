@@ -54,6 +54,7 @@ func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
 		}
 	}
 	v.Decision, v.Rule, v.Word, v.Advice, v.Why, v.Lost = Allow, rules.AllowedPattern, "", "", "", nil
+	v.HostPattern = p.Text
 	v.Reason = fmt.Sprintf("allowed by the pattern `%s` in %s", p.Text, patternSource(p, g.opts.Commands))
 	return v
 }

@@ -171,6 +171,12 @@ type Verdict struct {
 	// approved git command write the repository.
 	Grants     specs.Grants
 	Repository bool
+	// HostCommand is the command, quoted, as a question about a host it
+	// wants to reach names it; HostPattern the pattern the person's
+	// always or never for that host is remembered for: the allowed
+	// pattern that let the command run, else the command itself
+	// (docs/rules.md, "The network"). Both "" for a deny.
+	HostCommand, HostPattern string
 	// Lost names, for an ask, the files (and directories, with a final
 	// "/") the command destroys that git cannot restore, relative to the
 	// root; nil when it destroys nothing that cannot be restored.
@@ -211,6 +217,17 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 	if v.Decision != Deny {
 		v.Grants.Hosts = append(slices.Clip(v.Grants.Hosts), g.opts.Hosts...)
 		v.Grants.OpenNetwork = v.Grants.OpenNetwork || g.opts.OpenNetwork
+		// The hosts the person answered always or never for a pattern
+		// that matches the command.
+		allow, deny := g.opts.Commands.MatchHosts(argv)
+		v.Grants.Hosts = append(v.Grants.Hosts, allow...)
+		v.Grants.DeniedHosts = deny
+		v.HostCommand = PatternFor(argv)
+		if v.Rule != rules.AllowedPattern || v.HostPattern == "" {
+			v.HostPattern = v.HostCommand
+		}
+	} else {
+		v.HostPattern = ""
 	}
 	return v
 }

@@ -250,6 +250,10 @@ type ExecOptions struct {
 	// set, is called as a command is about to start.
 	Live    io.Writer
 	Started func(*Result)
+	// Hosts, when not nil, asks the person about a host a running
+	// command wants to reach and was not granted (clada run at a
+	// terminal); Execute sets its Remember. nil refuses such a host.
+	Hosts *HostQuestions
 }
 
 // Execute runs a valid plan in document order, calling emit for each
@@ -359,11 +363,11 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 	}
 	var res runner.Result
 	if r.Composite != nil {
-		cr := g.RunComposite(ctx, r.Composite, cfg, x.Sandbox)
+		cr := g.RunComposite(ctx, r.Composite, cfg, x.Sandbox, g.hostQuestions(r, x))
 		res, r.Confinement, r.Parts = cr.Result, cr.Confinement, cr.Parts
 	} else {
 		var conf Confinement
-		res, conf = RunVerdict(ctx, r.Verdict, cfg, x.Sandbox)
+		res, conf = RunVerdict(ctx, r.Verdict, cfg, x.Sandbox, g.hostQuestions(r, x))
 		r.Confinement = conf
 	}
 	// A Stream's error is its own (Err); Close only ends the file.
@@ -416,7 +420,7 @@ func (g *Gateway) approve(ctx context.Context, r *Result, x ExecOptions) bool {
 		return false
 	}
 	q := approve.Question{Command: parser.Quote(r.Argv), Dir: g.relDir(r.Dir), Why: r.Why, Prefix: g.prefixFor(r),
-		Sandbox: SandboxPhrase(x.Sandbox, r.Verdict)}
+		Sandbox: sandboxPhrase(x.Sandbox, r.Verdict, x.Hosts.asking())}
 	var asked []*Part // a composition's parts that need approval: what always and prefix remember
 	if c := r.Composite; c != nil {
 		for _, p := range c.Parts {
@@ -490,6 +494,39 @@ func (g *Gateway) remember(r *Result, list approve.List, pattern string, diag io
 	if _, err := g.opts.Commands.Refresh(); err != nil {
 		fmt.Fprintf(diag, "clada: error: re-reading %s: %v\n", path, err)
 	}
+}
+
+// hostQuestions is x.Hosts for r's command, remembering always and never
+// in the project's commands.toml; nil when x asks nobody.
+func (g *Gateway) hostQuestions(r *Result, x ExecOptions) *HostQuestions {
+	if !x.Hosts.asking() {
+		return nil
+	}
+	hq := *x.Hosts
+	if hq.Timeout == 0 {
+		hq.Timeout = x.ApprovalTimeout
+	}
+	if hq.Diag == nil {
+		hq.Diag = x.Diag
+	}
+	hq.Remember = func(pattern, host string, allow bool) string {
+		path, _, err := approve.AddHost(g.Root(), pattern, host, allow, ParsePattern)
+		if err != nil {
+			return fmt.Sprintf("clada: error: could not remember %s for `%s`: %v", host, pattern, err)
+		}
+		r.Wrote = path
+		// The rest of this run (and a resident clada) decides with
+		// the new entry.
+		if _, err := g.opts.Commands.Refresh(); err != nil {
+			return fmt.Sprintf("clada: error: re-reading %s: %v", path, err)
+		}
+		list := "allow"
+		if !allow {
+			list = "deny"
+		}
+		return fmt.Sprintf("clada: added %s to the %s list of `%s` in [[network]] in %s", host, list, pattern, path)
+	}
+	return &hq
 }
 
 // relDir shows an absolute directory relative to the root ("." for the

@@ -32,6 +32,13 @@ type Confinement struct {
 	// Refused are the destinations ("host:port") clada's proxy refused
 	// the command, in the order first asked for.
 	Refused []string
+	// Asked are the questions the person was asked about hosts while the
+	// command ran, "host:port answer" ("evil.example:443 no"), in order.
+	Asked []string
+	// Never are the destinations of Refused that were refused because
+	// the person answered never for them with the command's pattern
+	// (commands.toml [[network]] deny).
+	Never []string
 }
 
 // hintTail is how much of the end of each stream RunVerdict keeps to see
@@ -45,8 +52,9 @@ const hintTail = 8 << 10
 // run). Around it, the integrity check of .git and .clada: what the
 // command changed there is undone where possible and returned. It is what
 // clada run, clada exec and clada mcp run; v must come from this
-// package's Decide or Check.
-func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.Sandbox) (runner.Result, Confinement) {
+// package's Decide or Check. hq (nil: nobody) is asked about a host the
+// command wants to reach and was not granted (see [HostQuestions]).
+func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.Sandbox, hq *HostQuestions) (runner.Result, Confinement) {
 	cfg.Dir = v.Dir
 	cfg.Env = commandEnv(os.Environ(), v.Env)
 	if cfg.Name == "" && len(v.Exec) > 0 {
@@ -64,7 +72,9 @@ func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.S
 		return runner.Result{Status: runner.StatusStartFailed, ExitCode: -1, Err: err}, Confinement{}
 	}
 	var conf Confinement
-	ns, err := startNetwork(v, sb)
+	pause := &runner.Pause{}
+	cfg.Pause = pause
+	ns, err := startNetwork(ctx, v, sb, hq, pause)
 	if err != nil {
 		return runner.Result{Status: runner.StatusStartFailed, ExitCode: -1, Err: err}, Confinement{}
 	}
@@ -89,6 +99,7 @@ func RunVerdict(ctx context.Context, v Verdict, cfg runner.Config, sb *sandbox.S
 	}
 	conf.Hint = sandbox.Hint(conf.Outcome, res.Status == runner.StatusExited && res.ExitCode != 0, outTail.bytes(), errTail.bytes())
 	conf.Refused = ns.close()
+	conf.Asked, conf.Never = ns.questions()
 	return res, conf
 }
 
@@ -111,17 +122,31 @@ func startConfined(ctx context.Context, v Verdict, sb *sandbox.Sandbox, o *sandb
 // person asked to approve it: "sandboxed, no network", "sandboxed, with
 // network", "unconfined"; "" when sb is nil.
 func SandboxPhrase(sb *sandbox.Sandbox, v Verdict) string {
+	return sandboxPhrase(sb, v, false)
+}
+
+// sandboxPhrase is SandboxPhrase where asking says that the person will
+// be asked about a host the command was not granted while it runs:
+// "sandboxed, network only to registry.npmjs.org (others asked)",
+// "sandboxed, network only to hosts you let it reach as it runs".
+func sandboxPhrase(sb *sandbox.Sandbox, v Verdict, asking bool) string {
 	if sb == nil {
 		return ""
 	}
 	// The person approving chooses the command: it runs as startNetwork
 	// then starts it.
-	open, proxied := netPlan(v, sb, true)
+	open, proxied := netPlan(v, sb, true, asking)
 	if hosts := v.Grants.Hosts; proxied && len(hosts) > 0 {
 		if len(hosts) > 3 {
 			hosts = append(hosts[:3:3], "…")
 		}
+		if asking {
+			return "sandboxed, network only to " + strings.Join(hosts, ", ") + " (others asked)"
+		}
 		return "sandboxed, network only to " + strings.Join(hosts, ", ")
+	}
+	if proxied && asking {
+		return "sandboxed, network only to hosts you let it reach as it runs"
 	}
 	return sb.Phrase(sandbox.Command{Network: open || (v.Grants.Network && !proxied), Repository: v.Repository})
 }

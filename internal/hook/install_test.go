@@ -147,6 +147,35 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 				"            \"command\": \"clada hook claude-code\",\r\n            \"timeout\": 30,\r\n            \"onFailure\": \"block\"\r\n          }\r\n        ]\r\n      }\r\n    ]\r\n  }\r\n}\r\n",
 		},
 		{
+			// hujson ends a // comment only at a newline: the file's last
+			// line may still be one.
+			name: "cursor: a comment ends the file, no newline", agent: "cursor",
+			before:        `{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./audit.sh"}]}} // team`,
+			wantInstalled: `{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./audit.sh"}, {"command":"clada hook cursor"}]}} // team`,
+		},
+		{
+			// hujson does not skip a byte order mark; the parse does.
+			name: "cursor: byte order mark", agent: "cursor",
+			before:        "\xef\xbb\xbf{\"version\": 1, \"hooks\": {\"beforeShellExecution\": [{\"command\": \"./audit.sh\"}]}}\n",
+			wantInstalled: "\xef\xbb\xbf{\"version\": 1, \"hooks\": {\"beforeShellExecution\": [{\"command\": \"./audit.sh\"}, {\"command\":\"clada hook cursor\"}]}}\n",
+		},
+		{
+			// A comma in a comment is no separator; brackets, // and /*
+			// in a string are no nesting and no comment.
+			name: "cursor: commas in comments, comment marks in strings", agent: "cursor",
+			before: `{"version": 1, "note": "a /* b // c [[{{", "hooks": {"beforeShellExecution": [
+  {"command": "./audit.sh"} /* one, two, */
+]}}
+`,
+			wantInstalled: `{"version": 1, "note": "a /* b // c [[{{", "hooks": {"beforeShellExecution": [
+  {"command": "./audit.sh"}, /* one, two, */
+  {
+    "command": "clada hook cursor"
+  }
+]}}
+`,
+		},
+		{
 			name: "cursor: other hooks", agent: "cursor",
 			before: `{
   "version": 1,
@@ -257,6 +286,18 @@ func TestInstallRefusesBadFiles(t *testing.T) {
 		{"event not a list", "{\"hooks\": {\n\"PreToolUse\": {}}}", `:2: "hooks"."PreToolUse" is not a list`, false},
 		{"trailing text", "{} {}", ":1:4: unexpected '{' after the JSON value", true},
 		{"not UTF-8", "{\"a\": \"\xff\"}", ":1:8: the file is not UTF-8", true},
+		{"not UTF-8 after a byte order mark", "\xef\xbb\xbf{\"\xc3\": 1}", ":1:6: the file is not UTF-8", true},
+		{"unterminated string", "{\"a\": \"x", ":1:7: unterminated string", true},
+		{"missing colon", "{\n  \"a\" 1}", ":2:7: expected : after the key", true},
+		{"unquoted key", "{a: 1}", ":1:2: expected a quoted key", true},
+		{"bad literal", "{\"a\": tru}", ":1:7: unexpected 't'", true},
+		{"bad number", "{\"a\": 01}", ":1:7: invalid number", true},
+		{"newline in a string", "{\"a\": \"x\ny\"}", ":1:9: newline in a string", true},
+		{"bad escape", "{\"a\": \"\\q\"}", ":1:7: invalid string", true},
+		{"array without comma", "{\"hooks\": {\"PreToolUse\": [1 2]}}", ":1:29: expected , or ] after an array element", true},
+		// hujson recurses once per level, without a limit: 4 MiB of [
+		// overflowed its stack (a fatal error, not a panic).
+		{"nested too deep", "{\"hooks\": " + strings.Repeat("[", 4<<20), ":1:211: nested more than 200 deep", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -436,6 +477,69 @@ func TestAgentFromEnv(t *testing.T) {
 	for _, tt := range tests {
 		if got := AgentFromEnv(func(k string) string { return tt.env[k] }); got != tt.want {
 			t.Errorf("AgentFromEnv(%v) = %q, want %q", tt.env, got, tt.want)
+		}
+	}
+}
+
+// benchSettings is a person's Claude Code settings file as it grows: a
+// comment, permissions, and a few hooks of their own, about 2 KB.
+const benchSettings = `{
+  // the team's settings
+  "model": "opus",
+  "permissions": {
+    "allow": ["Bash(npm run lint)", "Bash(npm test:*)", "Read(~/.zshrc)"],
+    "deny": ["Bash(curl:*)", "Read(./.env)", "Read(./secrets/**)"], /* reviewed */
+  },
+  "env": {"NODE_ENV": "development", "FORCE_COLOR": "1"},
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Write|Edit", // formatters
+        "hooks": [{"type": "command", "command": "prettier --check", "timeout": 20}]
+      },
+      {"matcher": "Read", "hooks": [{"type": "command", "command": "./scripts/audit-read.sh"}]},
+    ],
+    "PostToolUse": [
+      {"matcher": "Write", "hooks": [{"type": "command", "command": "npm run lint -- --fix"}]}
+    ],
+    "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
+  },
+  "statusLine": {"type": "command", "command": "~/.claude/statusline.sh"}
+}
+`
+
+// BenchmarkInstallUninstall: clada hook install then uninstall on a
+// person's settings file, read, parsed, edited, checked and written each
+// time (the file round-trips, so every iteration does the same work).
+func BenchmarkInstallUninstall(b *testing.B) {
+	o := InstallOptions{Agent: "claude-code", Root: b.TempDir(), Clada: "clada"}
+	path, _ := o.Path()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(benchSettings), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, changed, err := Install(o); err != nil || !changed {
+			b.Fatalf("Install: %v %v", changed, err)
+		}
+		if _, n, err := Uninstall(o); err != nil || n != 1 {
+			b.Fatalf("Uninstall: %d %v", n, err)
+		}
+	}
+	if got, _ := os.ReadFile(path); string(got) != benchSettings {
+		b.Fatalf("the file did not round-trip:\n%s", got)
+	}
+}
+
+// BenchmarkParseSettings: parsing the same file alone, as the Claude Code
+// hook does for the person's permission rules before every command.
+func BenchmarkParseSettings(b *testing.B) {
+	data := []byte(benchSettings)
+	for b.Loop() {
+		if _, err := parseJSONC(data); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

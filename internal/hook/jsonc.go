@@ -12,6 +12,16 @@ import (
 // settings files may hold: // and /* */ comments and trailing commas are
 // accepted, and every edit changes only the bytes it must, so comments,
 // key order and formatting elsewhere stay as they were.
+//
+// Why not github.com/tailscale/hujson (issue 30, part 9; tried and
+// measured, see the commits that added and removed it): its editing
+// (Value.Patch) glues an added entry to the line before until Value.Format
+// rewrites the whole file, so the edits below would stay anyway; as the
+// parser alone it needed as much code around it as the parser here (a
+// byte order mark, bad UTF-8 in strings, a // comment ending the file, a
+// nesting limit before it overflows the stack on deep input, and clada's
+// error messages), took about 1.7 times the CPU and twice the memory per
+// parse, and made clada 183 KB larger.
 
 // kind is the type of a JSON value.
 type kind int

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -416,6 +417,12 @@ type blockOut struct {
 	// NetworkRefused are the destinations (host:port) clada's proxy
 	// refused the command.
 	NetworkRefused []string `json:"network_refused,omitempty"`
+	// NetworkAsked are the questions the person was asked at the
+	// terminal about hosts while the command ran, "host:port answer".
+	NetworkAsked []string `json:"network_asked,omitempty"`
+	// NetworkNever are those of NetworkRefused refused because the
+	// person answered never for them with the command's pattern.
+	NetworkNever []string `json:"network_never,omitempty"`
 }
 
 // streamOut is the output of a block that ran: the shown text of each
@@ -498,6 +505,8 @@ func (r *Reporter) blockJSON(b *gateway.Result) blockOut {
 		}
 		o.Confinement, o.SandboxHint = b.Confinement.Text, b.Confinement.Hint
 		o.NetworkRefused = b.Confinement.Refused
+		o.NetworkAsked = b.Confinement.Asked
+		o.NetworkNever = b.Confinement.Never
 		for _, c := range b.Confinement.Changes {
 			o.Integrity = append(o.Integrity, c.String())
 		}
@@ -764,7 +773,21 @@ func (r *Reporter) textRun(b *gateway.Result) {
 	if h := b.Confinement.Hint; h != "" {
 		r.printf("    sandbox: %s\n", h)
 	}
-	if refused := b.Confinement.Refused; len(refused) > 0 {
+	if asked := b.Confinement.Asked; len(asked) > 0 {
+		answers := make([]string, len(asked))
+		for i, a := range asked {
+			dest, ans, _ := strings.Cut(a, " ")
+			answers[i] = dest + " (" + ans + ")"
+		}
+		r.printf("    network: the person was asked while it ran whether it may reach %s\n", strings.Join(answers, ", "))
+	}
+	refused := b.Confinement.Refused
+	if never := b.Confinement.Never; len(never) > 0 {
+		r.printf("    network: clada's proxy refused %s: the person answered never for it with this command's pattern ([[network]] deny in .clada/commands.toml). Do not try to work around it; only the person can take it out\n",
+			strings.Join(never, ", "))
+		refused = slices.DeleteFunc(slices.Clone(refused), func(d string) bool { return slices.Contains(never, d) })
+	}
+	if len(refused) > 0 {
 		r.printf("    network: clada's proxy refused %s: the command may reach only the hosts granted to it. Do not try to work around it; if the host is needed, the person adds it to hosts = [...] in .clada/config.toml\n",
 			strings.Join(refused, ", "))
 	}

@@ -135,6 +135,12 @@ func helper(mode string, args []string) int {
 		for _, a := range args {
 			fmt.Println(a)
 		}
+	case "nap": // nap DURATION: sleep that long, then exit 0
+		d, err := time.ParseDuration(args[0])
+		if err != nil {
+			return 2
+		}
+		time.Sleep(d)
 	case "sleep":
 		fmt.Println("sleeping")
 		time.Sleep(time.Hour)

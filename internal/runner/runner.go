@@ -46,6 +46,9 @@ type Config struct {
 	// Timeout bounds the command's run time; zero or negative means
 	// DefaultTimeout. When it expires the whole process group is killed.
 	Timeout time.Duration
+	// Pause, when not nil, stops the clock of Timeout while it is held
+	// (see [Pause]); the command runs on meanwhile.
+	Pause *Pause
 	// MaxOutput caps stdout and stderr together, in bytes; zero or negative
 	// means DefaultMaxOutput. The first byte past it kills the command.
 	MaxOutput int64

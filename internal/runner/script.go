@@ -93,7 +93,9 @@ type Script struct {
 	cancel    context.CancelCauseFunc
 	cfg       Config
 	waitDelay time.Duration
+	tmu       sync.Mutex // guards timer, which expire resets, and finished
 	timer     *time.Timer
+	finished  bool // Finish stopped the timer: expire sets it no more
 	start     time.Time
 
 	outR, outW, errR, errW *os.File
@@ -133,12 +135,39 @@ func NewScript(ctx context.Context, cfg Config) *Script {
 		s.setupErr = err
 		return s
 	}
-	s.timer = time.AfterFunc(timeout, func() { s.cancel(errTimedOut) })
+	s.tmu.Lock()
+	s.timer = time.AfterFunc(timeout, func() { s.expire(timeout) })
+	s.tmu.Unlock()
 	s.c = capture{left: maxOutput, full: func() { s.cancel(errTruncated) }}
 	s.outSink, s.errSink = sink{w: cfg.Stdout}, sink{w: cfg.Stderr}
 	go s.c.drain(s.outR, &s.outSink, s.done)
 	go s.c.drain(s.errR, &s.errSink, s.done)
 	return s
+}
+
+// pauseRecheck is how often the timeout's timer looks again while the
+// clock stands still ([Config.Pause] held) or is about to run out.
+const pauseRecheck = 100 * time.Millisecond
+
+// expire is the timeout's timer: it stops the script once timeout has
+// passed since the start, less the time [Config.Pause] was held;
+// otherwise it sets itself again for the time that is left.
+func (s *Script) expire(timeout time.Duration) {
+	if s.cfg.Pause != nil {
+		held, holding := s.cfg.Pause.Held()
+		if left := timeout - (time.Since(s.start) - held); left > 0 || holding {
+			if holding {
+				left = max(left, pauseRecheck)
+			}
+			s.tmu.Lock()
+			if !s.finished {
+				s.timer.Reset(left)
+			}
+			s.tmu.Unlock()
+			return
+		}
+	}
+	s.cancel(errTimedOut)
 }
 
 // Stopped reports why no further pipeline may start: the timeout, the
@@ -420,7 +449,10 @@ func (s *Script) Finish() (res Result) {
 		res.Status, res.Err = StatusStartFailed, s.setupErr
 		return res
 	}
+	s.tmu.Lock()
 	s.timer.Stop()
+	s.finished = true
+	s.tmu.Unlock()
 	// Only clada's own ends are left open: close them, so the drains end
 	// once every process holding the pipes is gone.
 	s.outW.Close()

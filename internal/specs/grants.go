@@ -21,6 +21,10 @@ type Grants struct {
 	// whole network rather than the proxy (network = "open" in
 	// config.toml).
 	OpenNetwork bool
+	// DeniedHosts are hosts the command is refused without a question:
+	// the person answered never when asked about one while a command of
+	// the same pattern ran (gateway; commands.toml [[network]]).
+	DeniedHosts []string
 }
 
 // registryHosts are the hosts a package manager fetches from by default,

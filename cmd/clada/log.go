@@ -16,7 +16,7 @@ import (
 )
 
 // logCommand is `clada log`: the project's decision log, filtered.
-func logCommand(stdout io.Writer) *cli.Command {
+func logCommand(_ io.Reader, stdout, _ io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:  "log",
 		Usage: "show the decision log: every decision and run from clada run, exec, check, hook and mcp",

@@ -2,7 +2,7 @@
 // starts: `go install github.com/clada/clada/cmd/...@latest` installs it
 // next to clada. It is apart from clada so that clada, which every agent
 // hook and every clada check starts, does not link the MCP SDK. See
-// package mcpserver and README "Agents over MCP".
+// package mcpserver and docs/mcp.md.
 package main
 
 import (

@@ -16,7 +16,7 @@ func configCommand(_ io.Reader, stdout, _ io.Writer) *cli.Command {
 		Name:  "config",
 		Usage: "show the effective settings and the file each comes from (user, project, personal, managed)",
 		Description: "Every config.toml key with its effective value and its origin, as git config\n" +
-			"--show-origin does; README \"Scopes and trust\" has the precedence." + examples("clada config"),
+			"--show-origin does; docs/config.md, \"Scopes and trust\", has the precedence." + examples("clada config"),
 		Flags: []cli.Flag{rootFlag()},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c, "run clada config alone"); err != nil {

@@ -20,7 +20,7 @@ import (
 	"github.com/clada/clada/internal/sandbox"
 )
 
-// Exit codes of clada exec besides the command's own (README "clada
+// Exit codes of clada exec besides the command's own (docs/usage.md "clada
 // exec"). They follow the shell's conventions, so an agent that reads
 // exit codes the way it does for any command understands them.
 const (

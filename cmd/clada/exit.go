@@ -8,7 +8,7 @@ import (
 	"github.com/clada/clada/internal/project"
 )
 
-// Exit codes (README "Exit codes"), the same for every front end, so they
+// Exit codes (docs/usage.md "Exit codes"), the same for every front end, so they
 // live in package project. Scripts under testdata/script assert them.
 const (
 	exitOK          = project.ExitOK          // every block allowed and, when run, exited 0

@@ -207,7 +207,7 @@ func geminiPolicyAction(install bool, self string, stdout io.Writer) {
 func settingsError(err error) error {
 	var se *hook.SettingsError
 	if errors.As(err, &se) {
-		return withHint(err, "fix the file, or add the hook by hand (README \"clada hook\"); clada never rewrites a file it cannot read")
+		return withHint(err, "fix the file, or add the hook by hand (docs/hooks.md); clada never rewrites a file it cannot read")
 	}
 	return err
 }

@@ -33,7 +33,7 @@ func initCommand(_ io.Reader, stdout, _ io.Writer) *cli.Command {
 // initConfig is the commented config.toml clada init writes: every key at
 // its default, commented out, so the file changes nothing until the
 // person edits it.
-const initConfig = `# clada's settings for this project (README "config.toml"). Every line is
+const initConfig = `# clada's settings for this project (docs/config.md). Every line is
 # commented out: clada's defaults apply until you change one. A change made
 # by anything but clada needs ` + "`clada trust`" + ` again before it loosens anything.
 #

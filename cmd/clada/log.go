@@ -22,7 +22,7 @@ func logCommand(_ io.Reader, stdout, _ io.Writer) *cli.Command {
 		Usage: "show the decision log: every decision and run from clada run, exec, check, hook and mcp",
 		Description: "The log is .clada/log/decisions.jsonl (JSON Lines, rotated at 4 MiB, five files kept);\n" +
 			"only clada writes it. Oldest first; --last keeps the newest N after filtering.\n" +
-			"README \"The decision log\" (docs/log.md) lists its fields." + examples(
+			"docs/log.md lists its fields." + examples(
 			"clada log                          # the last 50 decisions",
 			"clada log --decision deny          # what was refused",
 			"clada log --rule not-in-specs --since 24h",

@@ -18,10 +18,10 @@ func mcpCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:  "mcp",
 		Usage: "serve clada's run, check, output and kill tools to an agent over MCP (stdio)",
-		Description: "An MCP server on stdin/stdout: register it with your agent (README \"MCP\"). Approvals are\n" +
+		Description: "An MCP server on stdin/stdout: register it with your agent (docs/mcp.md). Approvals are\n" +
 			"asked through the client (elicitation), never on the terminal; commands still running after\n" +
 			"background_after become jobs. When the client disconnects, every job is killed." + examples(
-			"clada mcp                    # what an agent starts; README shows how to register it",
+			"clada mcp                    # what an agent starts; docs/mcp.md shows how to register it",
 			"clada mcp --root ~/src/app   # serve that project, wherever the agent starts it"),
 		Flags: []cli.Flag{
 			rootFlag(),

@@ -20,7 +20,7 @@ func trustCommand(_ io.Reader, stdout, _ io.Writer) *cli.Command {
 		Name:  "trust",
 		Usage: "trust this project's own .clada files: show what they change, then use them",
 		Description: "A project's config.toml, commands.toml and specs.toml loosen nothing until you trust them\n" +
-			"(README \"Trust\"). clada trust shows what each file allows or loosens beyond clada's defaults,\n" +
+			"(docs/config.md, \"Scopes and trust\"). clada trust shows what each file allows or loosens beyond clada's defaults,\n" +
 			"then records their content hashes in your state directory; a later change to a file\n" +
 			"(a git pull, a command) makes it untrusted again. What clada writes itself after you answered\n" +
 			"stays trusted." + examples(

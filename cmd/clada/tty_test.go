@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -57,11 +58,6 @@ func startTTYProgram(t testing.TB, program, root, csl string, args ...string) *t
 // run shows its progress and the commands' live output).
 func startTTYEnv(t testing.TB, program, root, csl string, env []string, stderrTTY bool, args ...string) *ttyRun {
 	t.Helper()
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Fatalf("opening a pty: %v", err)
-	}
-	r := &ttyRun{t: t, ptmx: ptmx, done: make(chan error, 1), read: make(chan struct{})}
 	cmd := cladaCmd(t, root, append([]string{"run", "--root", root}, args...)...)
 	if program != "clada" {
 		// A program of this test binary's (TestMain), such as
@@ -74,7 +70,26 @@ func startTTYEnv(t testing.TB, program, root, csl string, env []string, stderrTT
 	}
 	cmd.Args[0] = program
 	cmd.Env = append(cmd.Env, env...)
-	cmd.Stdin = strings.NewReader(csl)
+	return startTTYCmdOn(t, cmd, csl, stderrTTY)
+}
+
+// startTTYCmd starts cmd with stdin on its standard input and a new
+// session whose controlling terminal is a fresh pty.
+func startTTYCmd(t testing.TB, cmd *exec.Cmd, stdin string) *ttyRun {
+	t.Helper()
+	return startTTYCmdOn(t, cmd, stdin, false)
+}
+
+// startTTYCmdOn is startTTYCmd with, when stderrTTY, cmd's stderr on the
+// terminal too.
+func startTTYCmdOn(t testing.TB, cmd *exec.Cmd, stdin string, stderrTTY bool) *ttyRun {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatalf("opening a pty: %v", err)
+	}
+	r := &ttyRun{t: t, ptmx: ptmx, done: make(chan error, 1), read: make(chan struct{})}
+	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
 	if stderrTTY {
 		cmd.Stderr = tty

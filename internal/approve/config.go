@@ -20,7 +20,7 @@ import (
 const ConfigFile = "config.toml"
 
 // Defaults and limits of the configuration. Keep in step with the
-// README's config.toml section.
+// docs/config.md's config.toml section.
 const (
 	DefaultApprovalTimeout = 60 * time.Second
 	MinApprovalTimeout     = 10 * time.Second

@@ -1,5 +1,5 @@
 // Package approve keeps clada's own permission files and asks the person at
-// the terminal (README, Files in .clada/).
+// the terminal (docs/config.md, Files in .clada/).
 //
 // # The commands store
 //

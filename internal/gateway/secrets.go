@@ -15,7 +15,7 @@ import (
 // "/" matches a file's name anywhere in the project, one with "/" the end
 // of its path (".git/config" is the repository's configuration, which may
 // hold credentials in remote URLs). config.toml's secrets = [...] adds to
-// them. Keep in step with docs/rules.md and the README.
+// them. Keep in step with docs/rules.md and docs/usage.md.
 var DefaultSecrets = []string{
 	".env", ".env.*", "*.pem", "*.key",
 	"id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*",

@@ -7,7 +7,7 @@ import "os"
 // and no hook at all: core.hooksPath names the null device, under which no
 // file can exist, so git finds no hook to run (post-index-change,
 // pre-commit, post-checkout …). An approved git commit therefore runs
-// without the project's commit hooks; the README says so.
+// without the project's commit hooks; docs/defaults.md says so.
 var hardenAll = []string{
 	"--no-pager",
 	"-c", "core.fsmonitor=false",
@@ -30,7 +30,7 @@ var hardenAll = []string{
 //     would run the post-index-change hook) even with GIT_OPTIONAL_LOCKS=0
 //     before git 2.50. diff.autoRefreshIndex=false turns that off; the cost
 //     is that --name-only, --raw and --exit-code then count such a file as
-//     changed, which the README says.
+//     changed, which docs/defaults.md says.
 var hardenReadOnly = []string{
 	"-c", "log.showSignature=false",
 	"-c", "gpg.format=openpgp",

@@ -13,7 +13,7 @@ import (
 )
 
 // answerSchema is the form clada asks the client to show: one answer of
-// four, as at the terminal prompt. It is a contract (README, issue 11);
+// four, as at the terminal prompt. It is a contract (docs/mcp.md, issue 11);
 // keep it byte for byte.
 var answerSchema = json.RawMessage(`{"type":"object","properties":{"answer":{"type":"string","enum":["yes","no","always","never"]}},"required":["answer"]}`)
 

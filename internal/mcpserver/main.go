@@ -26,7 +26,7 @@ usage: clada-mcp [--root DIR] [--trust-all | --untrusted] [--sandbox auto|requir
   --untrusted       ask even for commands the specs allow
   --sandbox MODE    auto, required or off (default: auto, or sandbox in .clada/config.toml)
 
-Register clada mcp (or clada-mcp itself) with your agent: README "Agents over MCP".
+Register clada mcp (or clada-mcp itself) with your agent: docs/mcp.md.
 `
 
 // Main is the clada-mcp executable, which `clada mcp` starts: it parses

@@ -370,7 +370,7 @@ func addTool[In input](srv *mcp.Server, t *mcp.Tool, h func(context.Context, *mc
 }
 
 // reportSchema is the output schema of run, output and kill: a JSON
-// report block object, whose fields the README lists.
+// report block object, whose fields docs/report.md lists.
 func reportSchema(desc string) *jsonschema.Schema {
 	str := func() *jsonschema.Schema { return &jsonschema.Schema{Type: "string"} }
 	return &jsonschema.Schema{

@@ -754,7 +754,7 @@ func isInvisible(r rune) bool {
 }
 
 // builtins are shell builtins with no meaning outside a shell, with the
-// advice for each. Keep sorted; update the README's rule table too.
+// advice for each. Keep sorted; docs/rules.md's table is generated from it.
 var builtins = map[string]string{
 	".":         "run the script as a program, or ask the person",
 	"alias":     "write the full command each time",

@@ -13,7 +13,7 @@ import (
 	"github.com/clada/clada/internal/parser"
 )
 
-// Exit codes shared by every front end (README "Exit codes"). cmd/clada
+// Exit codes shared by every front end (docs/usage.md "Exit codes"). cmd/clada
 // returns them; clada mcp and clada hook translate them.
 const (
 	ExitOK          = 0   // every block allowed and, when run, exited 0

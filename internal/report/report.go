@@ -21,7 +21,7 @@ import (
 	"github.com/clada/clada/internal/runner"
 )
 
-// Format is an output format (README, What the model reads back).
+// Format is an output format (docs/report.md).
 type Format string
 
 // The formats.

@@ -22,7 +22,7 @@ func progName(argv0 string) string {
 }
 
 // hardNames are programs that are always blocked (docs/rules.md,
-// hard-block). Keep in sync with that page and the README's config.toml section.
+// hard-block). Keep in sync with that page and docs/config.md's config.toml section.
 var hardNames = map[string]string{
 	"sudo":     "sudo runs commands as another user",
 	"su":       "su switches user",

@@ -7,7 +7,7 @@ import (
 )
 
 // selfPermission are the clada subcommands that change what clada allows
-// (keep in step with cmd/clada and README "clada hook").
+// (keep in step with cmd/clada and docs/hooks.md).
 var selfPermission = map[string]string{
 	"allow":   "clada allow adds to the patterns clada allows",
 	"block":   "clada block changes the patterns clada blocks",

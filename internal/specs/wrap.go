@@ -86,7 +86,7 @@ type simpleWrapper struct {
 var helpVersion = []wrapOpt{{long: "help"}, {long: "version"}}
 
 // simpleWrappers are the wrappers judged by what they run. Keep in sync
-// with docs/rules.md and the README.
+// with docs/rules.md and docs/defaults.md ("Wrappers").
 var simpleWrappers = map[string]*simpleWrapper{
 	"env": {
 		opts: append([]wrapOpt{

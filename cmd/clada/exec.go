@@ -134,7 +134,7 @@ func execAction(x gateway.ExecArgs, stdout, stderr io.Writer) error {
 		}
 		res, conf = runStreaming(ctx, r.Verdict, cfg, sb, stdout, stderr)
 	}
-	r.Status, r.ApprovedBy, r.Run, r.Confinement = gateway.StatusRan, r.Rule, &res, conf
+	r.Status, r.ApprovedBy, r.Run, r.Confinement = gateway.StatusRan, string(r.Rule), &res, conf
 	execLogger(p, x.Agent, stderr).log(r)
 	code := execExit(res, cfg, stderr)
 	// The sandbox is mentioned only when it matters: what the integrity
@@ -195,7 +195,7 @@ func allowAdvice(r *gateway.Result) string {
 	var cmds []string
 	for _, argv := range argvs {
 		if len(argv) > 0 {
-			cmds = append(cmds, "`clada allow "+parser.QuoteWord(parser.Quote(argv))+"`")
+			cmds = append(cmds, "`"+gateway.AllowCommand(argv)+"`")
 		}
 	}
 	if len(cmds) == 0 {

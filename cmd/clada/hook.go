@@ -15,17 +15,6 @@ import (
 	"github.com/clada/clada/internal/project"
 )
 
-// agentHooks are the answering functions of clada hook AGENT, with the
-// agent's name as people know it.
-var agentHooks = []struct {
-	name, title string
-	answer      func(in io.Reader, out, stderr io.Writer, env hook.Env) int
-}{
-	{"claude-code", "Claude Code", hook.ClaudeCode},
-	{"gemini", "Gemini CLI", hook.Gemini},
-	{"cursor", "Cursor", hook.Cursor},
-}
-
 // answerHook answers `clada hook AGENT` without building the command
 // line interface, when args are exactly that: the agent runs it before
 // every shell command, so its start-up counts (bench/README.md), and
@@ -36,9 +25,9 @@ func answerHook(args []string, stdin io.Reader, stdout, stderr io.Writer) (code 
 	if len(args) != 3 || args[1] != "hook" {
 		return 0, false
 	}
-	for _, a := range agentHooks {
-		if args[2] == a.name {
-			return a.answer(stdin, stdout, stderr, hookEnv(selfPathOf(args[0]))), true
+	for _, a := range hook.Hooks() {
+		if args[2] == a.Name {
+			return a.Answer(stdin, stdout, stderr, hookEnv(selfPathOf(args[0]))), true
 		}
 	}
 	return 0, false
@@ -56,15 +45,15 @@ func hookEnv(self string) hook.Env {
 // `clada hook uninstall AGENT`.
 func hookCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 	var subs []*cli.Command
-	for _, a := range agentHooks {
+	for _, a := range hook.Hooks() {
 		subs = append(subs, &cli.Command{
-			Name:  a.name,
-			Usage: "answer " + a.title + "'s hook: its JSON on stdin, clada's decision on stdout (run by " + a.title + ")",
+			Name:  a.Name,
+			Usage: "answer " + a.Title + "'s hook: its JSON on stdin, clada's decision on stdout (run by " + a.Title + ")",
 			Action: func(c *cli.Context) error {
 				if c.Args().Len() > 0 {
-					return withHint(fmt.Errorf("clada hook %s takes no arguments", a.name), "%s runs it with the hook's JSON on stdin", a.title)
+					return withHint(fmt.Errorf("clada hook %s takes no arguments", a.Name), "%s runs it with the hook's JSON on stdin", a.Title)
 				}
-				return exitCode(a.answer(stdin, stdout, stderr, hookEnv(selfPath(c))), nil)
+				return exitCode(a.Answer(stdin, stdout, stderr, hookEnv(selfPath(c))), nil)
 			},
 		})
 	}

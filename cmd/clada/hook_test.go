@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clada/clada/internal/hook"
 )
 
 // cladaOnPath returns a PATH whose first directory holds `clada` (a link
@@ -168,9 +170,9 @@ func TestHookFastPath(t *testing.T) {
 		``,
 	}
 	seen := map[string]bool{} // what the answers said, across agents
-	for _, a := range agentHooks {
+	for _, a := range hook.Hooks() {
 		for _, payload := range payloads {
-			args := []string{"/usr/local/bin/clada", "hook", a.name}
+			args := []string{"/usr/local/bin/clada", "hook", a.Name}
 			var fastOut, fastErr, appOut, appErr strings.Builder
 			fast, ok := answerHook(args, strings.NewReader(payload), &fastOut, &fastErr)
 			if !ok {
@@ -188,15 +190,15 @@ func TestHookFastPath(t *testing.T) {
 			}
 			if fast != slow || fastOut.String() != appOut.String() || fastErr.String() != appErr.String() {
 				t.Errorf("%s, payload %q:\nfast path: exit %d, stdout %q, stderr %q\napp:       exit %d, stdout %q, stderr %q",
-					a.name, payload, fast, fastOut.String(), fastErr.String(), slow, appOut.String(), appErr.String())
+					a.Name, payload, fast, fastOut.String(), fastErr.String(), slow, appOut.String(), appErr.String())
 			}
 			for _, w := range []string{"allow", "ask", "deny"} {
 				if strings.Contains(fastOut.String(), `"`+w+`"`) {
-					seen[a.name+" "+w] = true
+					seen[a.Name+" "+w] = true
 				}
 			}
 			if fastErr.Len() > 0 {
-				seen[a.name+" stderr"] = true
+				seen[a.Name+" stderr"] = true
 			}
 		}
 	}

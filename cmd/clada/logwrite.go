@@ -6,6 +6,7 @@ import (
 
 	"github.com/clada/clada/internal/decisionlog"
 	"github.com/clada/clada/internal/gateway"
+	"github.com/clada/clada/internal/hook"
 	"github.com/clada/clada/internal/project"
 )
 
@@ -22,7 +23,7 @@ type decisionLogger struct {
 }
 
 func newDecisionLogger(p *project.Project, entry string, stderr io.Writer) *decisionLogger {
-	return &decisionLogger{p: p, entry: entry, agent: agentFromEnv(os.Getenv), stderr: stderr}
+	return &decisionLogger{p: p, entry: entry, agent: hook.AgentFromEnv(os.Getenv), stderr: stderr}
 }
 
 // log appends one line per result.
@@ -38,19 +39,4 @@ func (l *decisionLogger) log(rs ...*gateway.Result) {
 		l.warned = true
 		warnf(l.stderr, "decision log: %v (the command's report is not affected)", err)
 	}
-}
-
-// agentFromEnv names the agent whose shell started clada, from the
-// variables the agents set for their commands (CLAUDECODE=1 for Claude
-// Code, GEMINI_CLI=1 for Gemini CLI), for the log of clada exec and
-// clada run: the commands a hook rewrites to clada exec carry no other
-// trace of it. "" when none is set.
-func agentFromEnv(getenv func(string) string) string {
-	switch {
-	case getenv("CLAUDECODE") == "1":
-		return "claude-code"
-	case getenv("GEMINI_CLI") == "1":
-		return "gemini"
-	}
-	return ""
 }

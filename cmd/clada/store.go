@@ -7,8 +7,8 @@ import (
 
 	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/gateway"
-	"github.com/clada/clada/internal/parser"
 	"github.com/clada/clada/internal/project"
+	"github.com/clada/clada/internal/rules"
 )
 
 // patternHelp is the description of PATTERN in the help of clada allow,
@@ -69,7 +69,7 @@ func storeError(err error) error {
 	if errors.As(err, &fe) {
 		return withHint(err, "fix or move the file; clada never rewrites a file it cannot read")
 	}
-	var d *parser.DeniedError
+	var d *rules.Denied
 	if errors.As(err, &d) {
 		return withHint(err, "patterns are command lines without shell syntax; a final * matches any further words")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/clada/clada/internal/gateway"
 	"github.com/clada/clada/internal/parser"
 	"github.com/clada/clada/internal/project"
+	"github.com/clada/clada/internal/rules"
 )
 
 // whyCommand is `clada why 'COMMAND'`: clada check's decision, explained
@@ -103,22 +104,22 @@ const (
 // stepOf is the step of the decision order that gives rule; word and
 // the command's program and dir tell a path check of the program or
 // dir (step 3) from one of an argument (step 4).
-func stepOf(rule, word string, argv []string, dir string) int {
+func stepOf(rule rules.Rule, word string, argv []string, dir string) int {
 	switch rule {
-	case gateway.RuleBlockedPattern, "self-permission", "hard-block", gateway.RuleSelfExec:
+	case rules.BlockedPattern, rules.SelfPermission, rules.HardBlock, rules.SelfExec:
 		return stepBlocked
-	case gateway.RuleDirNotFound:
+	case rules.DirNotFound:
 		return stepConfine
-	case "path-outside-root":
+	case rules.PathOutsideRoot:
 		if word != "" && (word == dir || len(argv) > 0 && word == argv[0]) {
 			return stepConfine
 		}
-	case gateway.RuleNotInSpecs:
+	case rules.NotInSpecs:
 		return stepElse
-	case gateway.RuleAllowedPattern, gateway.RulePatternWord:
+	case rules.AllowedPattern, rules.PatternWord:
 		return stepPatterns
 	}
-	if slices.ContainsFunc(parser.Rules(), func(i parser.RuleInfo) bool { return string(i.Rule) == rule }) {
+	if slices.ContainsFunc(rules.All(), func(i rules.Info) bool { return i.Rule == rule && i.Stage == rules.Parser }) {
 		return stepParse
 	}
 	return stepSpecs
@@ -131,7 +132,7 @@ func explainSteps(w io.Writer, indent string, p *project.Project, argv []string,
 		fmt.Fprintf(w, "%s%d. %s: %s\n", indent, n, name, what)
 	}
 	decided := stepOf(v.Rule, v.Word, argv, dir)
-	if v.Rule == gateway.RuleUntrusted && base != nil {
+	if v.Rule == rules.Untrusted && base != nil {
 		decided = stepSpecs
 	}
 	if parse || decided == stepParse {
@@ -157,7 +158,7 @@ func explainSteps(w io.Writer, indent string, p *project.Project, argv []string,
 	step(stepConfine, "confinement of dir and the program's path", where+", inside the project")
 	// Steps 4 and 5 are what the specs and rules decide without patterns.
 	bv := v
-	if base != nil && (decided == stepPatterns || v.Rule == gateway.RuleUntrusted) {
+	if base != nil && (decided == stepPatterns || v.Rule == rules.Untrusted) {
 		bv = *base
 	}
 	bstep := stepOf(bv.Rule, bv.Word, argv, dir)
@@ -166,7 +167,7 @@ func explainSteps(w io.Writer, indent string, p *project.Project, argv []string,
 		step(stepElse, "everything else is asked", verdictLine(bv))
 	} else {
 		what := verdictLine(bv)
-		if bv.Rule != gateway.RuleUntrusted && len(argv) > 0 {
+		if bv.Rule != rules.Untrusted && len(argv) > 0 {
 			what += fmt.Sprintf(" (the spec: clada specs %s)", progName(argv))
 		}
 		step(stepSpecs, "specs and git rules, with the path checks", what)
@@ -177,7 +178,7 @@ func explainSteps(w io.Writer, indent string, p *project.Project, argv []string,
 	case bv.Decision == gateway.Ask:
 		step(stepPatterns, "allowed patterns", "none covers it, so it stays ask")
 	}
-	if v.Rule == gateway.RuleUntrusted {
+	if v.Rule == rules.Untrusted {
 		fmt.Fprintf(w, "%suntrusted mode: every allow becomes ask (%s)\n", indent, verdictLine(v))
 	}
 }

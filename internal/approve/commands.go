@@ -19,6 +19,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/gofrs/flock"
 
+	"github.com/clada/clada/internal/atomicfile"
 	"github.com/clada/clada/internal/smallfile"
 )
 
@@ -1060,38 +1061,12 @@ func tomlQuote(s string) string {
 	return b.String()
 }
 
-// writeAtomic replaces path with data: a temporary file in the same
-// directory, synced, then renamed over path.
-func writeAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+// writeAtomic replaces path with data (atomicfile), synced to disk and
+// keeping the file's permissions (0644 for a new file). A symbolic link
+// at path is replaced by the file.
+func writeAtomic(path string, data []byte) error {
+	if err := atomicfile.Write(path, data, atomicfile.Options{Perm: atomicfile.Perm(path, 0o644), Sync: true}); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
-	}
-	if err = os.Chmod(tmp.Name(), mode); err != nil {
-		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("replacing %s: %w", path, err)
 	}
 	return nil
 }

@@ -287,13 +287,14 @@ func ParseDuration(s string) (time.Duration, error) {
 }
 
 func (d durationValue) outOfRange(v string) error {
-	return fmt.Errorf("%s is out of range: allowed %s to %s", v, fmtDuration(d.min), fmtDuration(d.max))
+	return fmt.Errorf("%s is out of range: allowed %s to %s", v, FormatDuration(d.min), FormatDuration(d.max))
 }
 
-// fmtDuration writes whole seconds up to two minutes as "10s", "120s",
-// whole hours and minutes as "24h", "5m", anything else as time.Duration
-// does.
-func fmtDuration(d time.Duration) string {
+// FormatDuration writes a duration as a person writes it in config.toml:
+// whole seconds up to two minutes as "10s", "120s", whole hours and
+// minutes as "24h", "5m", anything else as time.Duration does; what
+// [ParseDuration] reads back.
+func FormatDuration(d time.Duration) string {
 	switch {
 	case d <= 2*time.Minute && d%time.Second == 0:
 		return fmt.Sprintf("%ds", d/time.Second)

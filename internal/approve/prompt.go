@@ -304,7 +304,7 @@ func (p *Prompter) ask(ctx context.Context, text func(left time.Duration) string
 			_, _ = io.WriteString(p.out, again)
 			left = deadline.Sub(p.now())
 		case <-timer.C:
-			_, _ = fmt.Fprintf(p.out, "\nclada: no answer within %s: not approved\n", fmtDuration(timeout.Round(time.Second)))
+			_, _ = fmt.Fprintf(p.out, "\nclada: no answer within %s: not approved\n", FormatDuration(timeout.Round(time.Second)))
 			return No, NoTimeout, nil
 		case <-ctx.Done():
 			// The line being read, if one comes, is dropped before

@@ -247,11 +247,11 @@ func (c Config) ShowValue(key string) string {
 	}
 	switch key {
 	case "timeout":
-		return strconv.Quote(fmtDuration(orDefault(c.Timeout, DefaultCommandTimeout)))
+		return strconv.Quote(FormatDuration(orDefault(c.Timeout, DefaultCommandTimeout)))
 	case "max_output":
 		return strconv.FormatInt(orSize(c.MaxOutput, DefaultCommandMaxOutput), 10)
 	case "approval_timeout":
-		return strconv.Quote(fmtDuration(orDefault(c.ApprovalTimeout, DefaultApprovalTimeout)))
+		return strconv.Quote(FormatDuration(orDefault(c.ApprovalTimeout, DefaultApprovalTimeout)))
 	case "untrusted":
 		return strconv.FormatBool(c.Untrusted)
 	case "hard_blocks":
@@ -295,9 +295,9 @@ func (c Config) ShowValue(key string) string {
 		}
 		return fmt.Sprintf("%d bytes, %d lines", c.ReportBudget.Bytes, c.ReportBudget.Lines)
 	case "background_after":
-		return strconv.Quote(fmtDuration(orDefault(c.BackgroundAfter, DefaultBackgroundAfter)))
+		return strconv.Quote(FormatDuration(orDefault(c.BackgroundAfter, DefaultBackgroundAfter)))
 	case "job_timeout":
-		return strconv.Quote(fmtDuration(orDefault(c.JobTimeout, DefaultJobTimeout)))
+		return strconv.Quote(FormatDuration(orDefault(c.JobTimeout, DefaultJobTimeout)))
 	case "job_max_output":
 		return strconv.FormatInt(orSize(c.JobMaxOutput, DefaultJobMaxOutput), 10)
 	case "trust_all":

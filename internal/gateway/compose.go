@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
 
@@ -98,7 +99,7 @@ func (g *Gateway) DecideScript(s *parser.Script, dir string) *Composite {
 		// && cd ..`) is fine.
 		p := c.Parts[len(c.Parts)-1]
 		if p.Decision == Allow && !g.sameDirAttr(dir, cur) {
-			p.Verdict = Verdict{Decision: Deny, Rule: string(parser.RuleCd), Word: s.Pipelines[n-1].Text,
+			p.Verdict = Verdict{Decision: Deny, Rule: rules.Cd, Word: s.Pipelines[n-1].Text,
 				Reason: "`" + s.Pipelines[n-1].Text + "` ends the command line elsewhere than it started: clada runs the line itself, so the directory does not carry over to the next command",
 				Advice: "write `cd DIR && COMMAND` in one command line, or name paths from the current directory"}
 		}
@@ -123,7 +124,7 @@ func (c *Composite) settle() {
 		}
 	}
 	if c.Decider < 0 {
-		c.Verdict = Verdict{Decision: Allow, Rule: RuleComposition,
+		c.Verdict = Verdict{Decision: Allow, Rule: rules.Composition,
 			Reason: fmt.Sprintf("every part of the composition is allowed (%d parts)", len(c.Parts))}
 		return
 	}
@@ -147,10 +148,6 @@ func (c *Composite) settle() {
 	}
 }
 
-// RuleComposition is the rule of a composition whose parts are all
-// allowed.
-const RuleComposition = "composition"
-
 // decideCd decides `cd ARG`, which moves to next (a dir attribute).
 func (g *Gateway) decideCd(arg, next string) Verdict {
 	d, err := g.resolver.Resolve(g.Root(), g.inBase(next))
@@ -160,11 +157,11 @@ func (g *Gateway) decideCd(arg, next string) Verdict {
 		return v
 	}
 	if !g.isDir(d) {
-		return Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: arg,
+		return Verdict{Decision: Deny, Rule: rules.DirNotFound, Word: arg,
 			Reason: fmt.Sprintf("`cd %s`: %s is not a directory inside the project", arg, arg),
 			Advice: "create the directory in a command of its own first, or fix the path"}
 	}
-	return Verdict{Decision: Allow, Rule: string(parser.RuleCd), Dir: d, Reason: "cd to a directory inside the project"}
+	return Verdict{Decision: Allow, Rule: rules.Cd, Dir: d, Reason: "cd to a directory inside the project"}
 }
 
 // decidePart decides one command of a pipeline, run in dir: its words
@@ -180,9 +177,9 @@ func (g *Gateway) decidePart(pi, ci int, cmd *parser.Cmd, dir string) *Part {
 	argv, err := g.expandWords(cmd.Words, absDir)
 	if err != nil {
 		word := ""
-		var d *specs.DeniedError
+		var d *rules.Denied
 		if errors.As(err, &d) {
-			word = d.Arg
+			word = d.Word
 		}
 		p.Verdict = refused(err, word)
 		return p
@@ -221,7 +218,7 @@ func (g *Gateway) partDir(dir string) (string, *Verdict) {
 		return "", &v
 	}
 	if !g.isDir(abs) {
-		return "", &Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: dir,
+		return "", &Verdict{Decision: Deny, Rule: rules.DirNotFound, Word: dir,
 			Reason: fmt.Sprintf("%q is not a directory inside the project", dir),
 			Advice: "create the directory first, or fix the path"}
 	}
@@ -274,7 +271,7 @@ func (g *Gateway) decideRedir(r parser.Redir, absDir string) (Verdict, RedirFile
 	f.Path = res
 	if write {
 		if fi, err := os.Stat(res); err == nil && fi.IsDir() {
-			return Verdict{Decision: Deny, Rule: RuleRedirectTarget, Word: r.Path,
+			return Verdict{Decision: Deny, Rule: rules.RedirectTarget, Word: r.Path,
 				Reason: fmt.Sprintf("`%s`: %s is a directory", r.Text, r.Path),
 				Advice: "name a file"}, f
 		}
@@ -286,7 +283,7 @@ func (g *Gateway) decideRedir(r parser.Redir, absDir string) (Verdict, RedirFile
 		}
 	}
 	v = g.secret(v, []specs.Path{{Arg: r.Path, Resolved: res}})
-	if v.Decision == Ask && v.Rule == RuleSecret {
+	if v.Decision == Ask && v.Rule == rules.Secret {
 		v.Reason = fmt.Sprintf("`%s` opens %s", r.Text, v.Reason)
 	}
 	if len(outside) > 0 {
@@ -294,9 +291,6 @@ func (g *Gateway) decideRedir(r parser.Redir, absDir string) (Verdict, RedirFile
 	}
 	return v, f
 }
-
-// RuleRedirectTarget refuses a redirection to a directory.
-const RuleRedirectTarget = "redirect-target"
 
 // expandWords expands each word's glob in absDir with bash's rules:
 // names sorted, a name starting with `.` only when the pattern's
@@ -332,7 +326,7 @@ const maxGlob = 10000
 // first.
 func (g *Gateway) glob(pattern, absDir string) ([]string, error) {
 	if strings.HasPrefix(pattern, "/") {
-		return nil, &specs.DeniedError{Rule: specs.RulePathOutsideRoot, Arg: pattern,
+		return nil, &rules.Denied{Rule: rules.PathOutsideRoot, Word: pattern,
 			Reason: fmt.Sprintf("the glob %s is an absolute path, outside the project root", pattern),
 			Advice: "write globs relative to the project"}
 	}
@@ -383,7 +377,7 @@ func (g *Gateway) glob(pattern, absDir string) ([]string, error) {
 				}
 				next = append(next, cand{joinRel(c.rel, name), filepath.Join(c.abs, name)})
 				if len(next) > maxGlob {
-					return nil, &specs.DeniedError{Rule: specs.RulePathOutsideRoot, Arg: pattern,
+					return nil, &rules.Denied{Rule: rules.PathOutsideRoot, Word: pattern,
 						Reason: fmt.Sprintf("the glob %s matches more than %d names", pattern, maxGlob),
 						Advice: "narrow the glob, or use find"}
 				}

@@ -11,9 +11,9 @@ import (
 
 	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/runner"
 	"github.com/clada/clada/internal/sandbox"
-	"github.com/clada/clada/internal/specs"
 )
 
 // PartRun is how one part of a composite ran.
@@ -191,7 +191,7 @@ func (g *Gateway) RunComposite(ctx context.Context, c *Composite, cfg runner.Con
 
 // cdError is the reason a cd fails at run time, as a shell says it.
 func cdError(v Verdict) string {
-	if v.Rule == RuleDirNotFound {
+	if v.Rule == rules.DirNotFound {
 		return "No such file or directory"
 	}
 	return v.Reason
@@ -310,7 +310,7 @@ type errHardLinked struct{ n uint64 }
 
 func (e errHardLinked) Error() string {
 	return fmt.Sprintf("refused (rule %s): it now has %d hard links, and writing it would change every link, which may be in .git/, .clada/ or outside the project; write a new file instead",
-		specs.RuleProtectedPath, e.n)
+		rules.ProtectedPath, e.n)
 }
 
 // openError says why a file could not be opened as a shell says it.

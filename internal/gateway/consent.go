@@ -8,12 +8,9 @@ import (
 
 	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
-
-// RulePatternWord marks an ask that a prefix pattern would have allowed,
-// had a word its * stands for stayed inside the project.
-const RulePatternWord = "pattern-word"
 
 // consent applies the user's allowed patterns to v, an ask for argv run
 // in absDir (docs/rules.md: a pattern is consent, not exemption). Only an
@@ -49,14 +46,14 @@ func (g *Gateway) consent(argv []string, absDir string, v Verdict) Verdict {
 			return v
 		}
 		if word, why := g.screen(argv[len(p.Argv)-1:], absDir); word != "" {
-			v.Rule, v.Word = RulePatternWord, word
+			v.Rule, v.Word = rules.PatternWord, word
 			v.Why = fmt.Sprintf("the pattern `%s` covers this command, but %s", p.Text, why)
 			v.Reason = v.Why + ", so the person must approve it"
 			v.Advice = "use paths inside the project, or wait for the person to approve"
 			return v
 		}
 	}
-	v.Decision, v.Rule, v.Word, v.Advice, v.Why, v.Lost = Allow, RuleAllowedPattern, "", "", "", nil
+	v.Decision, v.Rule, v.Word, v.Advice, v.Why, v.Lost = Allow, rules.AllowedPattern, "", "", "", nil
 	v.HostPattern = p.Text
 	v.Reason = fmt.Sprintf("allowed by the pattern `%s` in %s", p.Text, patternSource(p, g.opts.Commands))
 	return v
@@ -164,7 +161,7 @@ func isSubcommand(w string) bool {
 func (g *Gateway) prefixFor(r *Result) string {
 	argv := r.Argv
 	if len(argv) < 2 || strings.ContainsAny(argv[0], `/\`) || specs.RunsPrograms(argv[0]) ||
-		!isSubcommand(argv[1]) || len(r.Lost) > 0 || r.Rule == RulePatternWord {
+		!isSubcommand(argv[1]) || len(r.Lost) > 0 || r.Rule == rules.PatternWord {
 		return ""
 	}
 	dir := r.Dir
@@ -184,21 +181,14 @@ func (g *Gateway) prefixFor(r *Result) string {
 // never allow anything: a hard block denies every command it matches.
 type PatternError struct {
 	Pattern string // as written
-	Rule    string // the rule that denies it, e.g. "hard-block"
-	Word    string // the offending word
-	Reason  string
-	Advice  string
+	// Denied is the hard block's denial (rule, offending word, reason),
+	// with advice that says why the pattern cannot help.
+	rules.Denied
 }
 
 func (e *PatternError) Error() string {
 	return fmt.Sprintf("the pattern `%s` would allow nothing: %s (rule %s, `%s`)", e.Pattern, e.Reason, e.Rule, e.Word)
 }
-
-// RuleCode returns the stable rule code.
-func (e *PatternError) RuleCode() string { return e.Rule }
-
-// Hint returns what to do instead.
-func (e *PatternError) Hint() string { return e.Advice }
 
 // CheckAllowPattern returns a *PatternError when the pattern text, to be
 // added to the allowed list of the project at root, matches only commands
@@ -226,8 +216,8 @@ func CheckAllowPattern(root, text string) error {
 	if d == nil {
 		return nil
 	}
-	return &PatternError{Pattern: strings.TrimSpace(text), Rule: string(d.Rule), Word: d.Arg, Reason: d.Reason,
-		Advice: "hard blocks deny whatever the patterns say; " + d.Advice}
+	return &PatternError{Pattern: strings.TrimSpace(text), Denied: rules.Denied{Rule: d.Rule, Word: d.Word, Reason: d.Reason,
+		Advice: "hard blocks deny whatever the patterns say; " + d.Advice}}
 }
 
 // patternSource is the file p was read from: its own, which may be

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestConsent: an allowed pattern turns an ask into allow, never a deny;
@@ -41,54 +42,54 @@ func TestConsent(t *testing.T) {
 		name     string
 		cmd      string
 		want     Decision
-		wantRule string
+		wantRule rules.Rule
 		wantWord string
 	}{
-		{name: "prefix allows plain words", cmd: "true build -j4 sub/x", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "prefix allows no further word", cmd: "true", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "prefix allows a path inside", cmd: "true -C sub", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "prefix allows an absolute path inside", cmd: "true " + root + "/sub", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "prefix allows words that only look like URLs", cmd: "true https://example.com/x HEAD~1 @{u}", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "parent directory", cmd: "true -C ../..", want: Ask, wantRule: RulePatternWord, wantWord: "../.."},
-		{name: "absolute path outside", cmd: "true -f /tmp/Makefile", want: Ask, wantRule: RulePatternWord, wantWord: "/tmp/Makefile"},
-		{name: "long option value", cmd: "true --file=/tmp/x", want: Ask, wantRule: RulePatternWord, wantWord: "--file=/tmp/x"},
-		{name: "attached short option value", cmd: "true -o/tmp/t", want: Ask, wantRule: RulePatternWord, wantWord: "-o/tmp/t"},
-		{name: "attached relative value", cmd: "true -I../inc", want: Ask, wantRule: RulePatternWord, wantWord: "-I../inc"},
-		{name: "assignment value", cmd: "true DESTDIR=/usr", want: Ask, wantRule: RulePatternWord, wantWord: "DESTDIR=/usr"},
-		{name: "assignment of an option value", cmd: "true CFLAGS=-I/usr/include", want: Ask, wantRule: RulePatternWord},
-		{name: "comma list", cmd: "true --mount=type=bind,source=/,target=/x", want: Ask, wantRule: RulePatternWord},
-		{name: "comma list relative", cmd: "true --exclude=x.o,../y", want: Ask, wantRule: RulePatternWord},
-		{name: "at-file", cmd: "true -d @/etc/passwd", want: Ask, wantRule: RulePatternWord, wantWord: "@/etc/passwd"},
-		{name: "at-file in a value", cmd: "true --data=@../x", want: Ask, wantRule: RulePatternWord},
-		{name: "file URL", cmd: "true file:///etc/passwd", want: Ask, wantRule: RulePatternWord},
-		{name: "too many separators to check", cmd: "true " + strings.Repeat("a,", 40) + "x", want: Ask, wantRule: RulePatternWord},
-		{name: "at-file inside", cmd: "true -d @a.txt key=value a,b", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "tilde", cmd: "true '~/x'", want: Ask, wantRule: RulePatternWord, wantWord: "~/x"},
-		{name: "symlink out", cmd: "true escape/passwd", want: Ask, wantRule: RulePatternWord, wantWord: "escape/passwd"},
-		{name: "into .git", cmd: "true -C .git", want: Ask, wantRule: RulePatternWord, wantWord: ".git"},
-		{name: "into .clada", cmd: "true --out=.clada/commands.toml", want: Ask, wantRule: RulePatternWord},
-		{name: "words before the star are not screened", cmd: "false run x", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "after the prefix only", cmd: "false run /etc", want: Ask, wantRule: RulePatternWord, wantWord: "/etc"},
-		{name: "exact pattern as the person saw it", cmd: "false /etc/passwd", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "exact pattern does not cover more", cmd: "false /etc/passwd x", want: Ask, wantRule: RuleNotInSpecs},
+		{name: "prefix allows plain words", cmd: "true build -j4 sub/x", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "prefix allows no further word", cmd: "true", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "prefix allows a path inside", cmd: "true -C sub", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "prefix allows an absolute path inside", cmd: "true " + root + "/sub", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "prefix allows words that only look like URLs", cmd: "true https://example.com/x HEAD~1 @{u}", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "parent directory", cmd: "true -C ../..", want: Ask, wantRule: rules.PatternWord, wantWord: "../.."},
+		{name: "absolute path outside", cmd: "true -f /tmp/Makefile", want: Ask, wantRule: rules.PatternWord, wantWord: "/tmp/Makefile"},
+		{name: "long option value", cmd: "true --file=/tmp/x", want: Ask, wantRule: rules.PatternWord, wantWord: "--file=/tmp/x"},
+		{name: "attached short option value", cmd: "true -o/tmp/t", want: Ask, wantRule: rules.PatternWord, wantWord: "-o/tmp/t"},
+		{name: "attached relative value", cmd: "true -I../inc", want: Ask, wantRule: rules.PatternWord, wantWord: "-I../inc"},
+		{name: "assignment value", cmd: "true DESTDIR=/usr", want: Ask, wantRule: rules.PatternWord, wantWord: "DESTDIR=/usr"},
+		{name: "assignment of an option value", cmd: "true CFLAGS=-I/usr/include", want: Ask, wantRule: rules.PatternWord},
+		{name: "comma list", cmd: "true --mount=type=bind,source=/,target=/x", want: Ask, wantRule: rules.PatternWord},
+		{name: "comma list relative", cmd: "true --exclude=x.o,../y", want: Ask, wantRule: rules.PatternWord},
+		{name: "at-file", cmd: "true -d @/etc/passwd", want: Ask, wantRule: rules.PatternWord, wantWord: "@/etc/passwd"},
+		{name: "at-file in a value", cmd: "true --data=@../x", want: Ask, wantRule: rules.PatternWord},
+		{name: "file URL", cmd: "true file:///etc/passwd", want: Ask, wantRule: rules.PatternWord},
+		{name: "too many separators to check", cmd: "true " + strings.Repeat("a,", 40) + "x", want: Ask, wantRule: rules.PatternWord},
+		{name: "at-file inside", cmd: "true -d @a.txt key=value a,b", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "tilde", cmd: "true '~/x'", want: Ask, wantRule: rules.PatternWord, wantWord: "~/x"},
+		{name: "symlink out", cmd: "true escape/passwd", want: Ask, wantRule: rules.PatternWord, wantWord: "escape/passwd"},
+		{name: "into .git", cmd: "true -C .git", want: Ask, wantRule: rules.PatternWord, wantWord: ".git"},
+		{name: "into .clada", cmd: "true --out=.clada/commands.toml", want: Ask, wantRule: rules.PatternWord},
+		{name: "words before the star are not screened", cmd: "false run x", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "after the prefix only", cmd: "false run /etc", want: Ask, wantRule: rules.PatternWord, wantWord: "/etc"},
+		{name: "exact pattern as the person saw it", cmd: "false /etc/passwd", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "exact pattern does not cover more", cmd: "false /etc/passwd x", want: Ask, wantRule: rules.NotInSpecs},
 		{name: "prefix never turns a spec deny into allow", cmd: "cat -n /etc/passwd -x", want: Deny, wantRule: "unknown-flag"},
-		{name: "prefix never covers a read outside", cmd: "cat /etc/passwd", want: Ask, wantRule: RuleReadOutside, wantWord: "/etc/passwd"},
-		{name: "exact pattern covers a read outside", cmd: "cat /etc/hostname", want: Allow, wantRule: RuleAllowedPattern},
+		{name: "prefix never covers a read outside", cmd: "cat /etc/passwd", want: Ask, wantRule: rules.ReadOutside, wantWord: "/etc/passwd"},
+		{name: "exact pattern covers a read outside", cmd: "cat /etc/hostname", want: Allow, wantRule: rules.AllowedPattern},
 		{name: "prefix never turns a protected write into allow", cmd: "cat -x .git/config", want: Deny, wantRule: "unknown-flag"},
 		{name: "exact never turns a spec deny into allow", cmd: "head -x a.txt", want: Deny, wantRule: "unknown-flag"},
 		{name: "spec allow stays spec", cmd: "cat a.txt", want: Allow, wantRule: "spec"},
-		{name: "inner command under a pattern", cmd: "nice true x", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "inner command screened", cmd: "nice true /tmp", want: Ask, wantRule: RulePatternWord, wantWord: "/tmp"},
-		{name: "pattern over a wrapper", cmd: "timeout 5 make build", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "pattern over a wrapper screened", cmd: "timeout 5 make ../..", want: Ask, wantRule: RulePatternWord, wantWord: "../.."},
+		{name: "inner command under a pattern", cmd: "nice true x", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "inner command screened", cmd: "nice true /tmp", want: Ask, wantRule: rules.PatternWord, wantWord: "/tmp"},
+		{name: "pattern over a wrapper", cmd: "timeout 5 make build", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "pattern over a wrapper screened", cmd: "timeout 5 make ../..", want: Ask, wantRule: rules.PatternWord, wantWord: "../.."},
 		{name: "pattern never covers a spec deny", cmd: "timeout 5 make -C ..", want: Deny, wantRule: "path-outside-root", wantWord: ".."},
 		{name: "pattern over a wrapper never allows its denied command", cmd: "timeout 5 touch /etc/passwd", want: Deny, wantRule: "path-outside-root"},
-		{name: "pattern over a wrapper never covers a read outside", cmd: "timeout 5 cat /etc/passwd", want: Ask, wantRule: RuleReadOutside},
+		{name: "pattern over a wrapper never covers a read outside", cmd: "timeout 5 cat /etc/passwd", want: Ask, wantRule: rules.ReadOutside},
 		{name: "find -exec of an allowed command is not covered by find *", cmd: "find . -name a.txt -exec cat {} \\;", want: Ask, wantRule: "spec-ask"},
 		{name: "find -exec of an asked command is not covered by find *", cmd: "find . -exec python3 x.py \\;", want: Ask, wantRule: "spec-ask"},
 		{name: "find -exec of an unknown program is not covered by find *", cmd: "find . -exec ruby y.rb \\;", want: Ask, wantRule: "spec-ask"},
 		{name: "find -execdir is not covered by find *", cmd: "find . -name a.txt -execdir cat {} \\;", want: Ask, wantRule: "spec-ask"},
-		{name: "find -exec as the person saw it whole", cmd: "find . -exec ruby x.rb \\;", want: Allow, wantRule: RuleAllowedPattern},
+		{name: "find -exec as the person saw it whole", cmd: "find . -exec ruby x.rb \\;", want: Allow, wantRule: rules.AllowedPattern},
 		{name: "find -exec of a denied command under find *", cmd: "find . -exec touch /etc/passwd \\;", want: Deny, wantRule: "path-outside-root"},
 	}
 	g, err := New(Options{Root: root, Commands: cmds})
@@ -177,7 +178,7 @@ func TestExecuteAlwaysPrefix(t *testing.T) {
 	if v := g2.Decide([]string{"true", "run", "y"}, ""); v.Decision != Allow {
 		t.Errorf("after prefix, `true run y` = %+v", v)
 	}
-	if v := g2.Decide([]string{"true", "run", "/etc"}, ""); v.Decision != Ask || v.Rule != RulePatternWord {
+	if v := g2.Decide([]string{"true", "run", "/etc"}, ""); v.Decision != Ask || v.Rule != rules.PatternWord {
 		t.Errorf("after prefix, `true run /etc` = %+v, want ask (pattern-word)", v)
 	}
 }

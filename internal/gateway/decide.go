@@ -13,6 +13,7 @@ import (
 	"github.com/clada/clada/internal/gitrules"
 	"github.com/clada/clada/internal/gitstate"
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
 
@@ -25,32 +26,6 @@ const (
 	Ask   Decision = "ask"
 	Deny  Decision = "deny"
 )
-
-// Rule codes the gateway itself produces. The parser, specs and
-// gitrules own theirs; all appear in reports and never change.
-const (
-	RuleBlockedPattern = "blocked-pattern"
-	RuleAllowedPattern = "allowed-pattern"
-	RuleNotInSpecs     = "not-in-specs"
-	RuleUntrusted      = "untrusted"
-	RuleDirNotFound    = "dir-not-found"
-	// RuleProgramOutside asks about a program named by a path outside the
-	// project that is not the one PATH finds and lies where the person can
-	// write.
-	RuleProgramOutside = "program-outside"
-	RuleNotFound       = "program-not-found"
-	// RuleError marks a failure clada did not foresee while deciding
-	// (an error without a rule code of its own); it denies.
-	RuleError = "error"
-)
-
-// refusal is how the gateway reads the reasons of every stage without
-// a shared errors package: parser, specs and gitrules errors have these.
-type refusal interface {
-	error
-	RuleCode() string
-	Hint() string
-}
 
 // Options configure a [Gateway]. The zero value of each bool is the
 // safe one.
@@ -164,8 +139,8 @@ func (g *Gateway) Root() string { return g.resolver.Root() }
 // Verdict is the decision for one command.
 type Verdict struct {
 	Decision Decision
-	Rule     string // stable rule code
-	Word     string // offending word or argument, "" when none
+	Rule     rules.Rule // stable rule code
+	Word     string     // offending word or argument, "" when none
 	Reason   string
 	Advice   string
 	Exec     []string // what will run: absolute program path and final arguments (allow and ask)
@@ -232,7 +207,7 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 			return refused(err, attr)
 		}
 		if !g.isDir(d) {
-			return Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: attr,
+			return Verdict{Decision: Deny, Rule: rules.DirNotFound, Word: attr,
 				Reason: fmt.Sprintf("the dir attribute %q is not a directory inside the project", attr),
 				Advice: "create the directory first, or fix the dir attribute (" + g.dirRelativeTo() + ")"}
 		}
@@ -248,7 +223,7 @@ func (g *Gateway) Decide(argv []string, dir string) Verdict {
 		v.Grants.Hosts = append(v.Grants.Hosts, allow...)
 		v.Grants.DeniedHosts = deny
 		v.HostCommand = PatternFor(argv)
-		if v.Rule != RuleAllowedPattern || v.HostPattern == "" {
+		if v.Rule != rules.AllowedPattern || v.HostPattern == "" {
 			v.HostPattern = v.HostCommand
 		}
 	} else {
@@ -276,7 +251,7 @@ func (g *Gateway) blocked(argv []string) (Verdict, bool) {
 	if p.Source != "" && filepath.Dir(p.Source) == approve.ManagedDir() {
 		advice = "do not run this command: the administrator's managed configuration blocks it, and nobody can allow it; find another way"
 	}
-	return Verdict{Decision: Deny, Rule: RuleBlockedPattern, Word: p.Text,
+	return Verdict{Decision: Deny, Rule: rules.BlockedPattern, Word: p.Text,
 		Reason: fmt.Sprintf("the command matches the blocked pattern `%s` in %s", p.Text, patternSource(p, g.opts.Commands)),
 		Advice: advice}, true
 }
@@ -287,7 +262,7 @@ func (g *Gateway) blocked(argv []string) (Verdict, bool) {
 func (g *Gateway) decide(argv []string, absDir string, depth int) Verdict {
 	if !g.opts.NoHardBlocks {
 		if d := specs.HardBlock(argv, absDir, g.resolver); d != nil {
-			v := refused(d, d.Arg)
+			v := refused(d, d.Word)
 			v.Dir = absDir
 			return v
 		}
@@ -340,12 +315,12 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 			if p, dropped := g.systemPath(); dropped {
 				env = append(append([]string(nil), sv.Env...), "PATH="+p)
 			}
-			v := g.restorable(Verdict{Decision: Allow, Rule: string(sv.Rule), Reason: sv.Reason,
+			v := g.restorable(Verdict{Decision: Allow, Rule: sv.Rule, Reason: sv.Reason,
 				Exec: sv.Exec, Env: env, Dir: absDir, Missing: sv.Missing,
 				Grants: specGrants(argv, sv), Repository: sv.Repository}, argv, sv.Destroys)
 			return g.outsideChecked(argv[0], g.secret(v, sv.Paths), reads, append(sv.Paths, reads...))
 		case specs.Deny:
-			return Verdict{Decision: Deny, Rule: string(sv.Rule), Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
+			return Verdict{Decision: Deny, Rule: sv.Rule, Word: sv.Arg, Reason: sv.Reason, Advice: sv.Advice, Dir: absDir}
 		case specs.Ask:
 			v := g.runnable(argv, absDir, program)
 			if v.Decision == Deny {
@@ -357,7 +332,7 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 				v.Exec = append([]string{v.Exec[0]}, sv.Exec[1:]...)
 				v.Env = append(v.Env, sv.Env...)
 			}
-			v.Decision, v.Rule, v.Word, v.Reason, v.Advice = Ask, string(sv.Rule), sv.Arg, sv.Reason, sv.Advice
+			v.Decision, v.Rule, v.Word, v.Reason, v.Advice = Ask, sv.Rule, sv.Arg, sv.Reason, sv.Advice
 			v.Why = sv.Reason
 			if len(sv.Inner) > 0 {
 				if d, denied := g.inner(argv, sv.Inner, absDir, depth); denied {
@@ -386,11 +361,11 @@ func (g *Gateway) judge(argv []string, absDir, program string, depth int) Verdic
 	if v.Decision == Deny {
 		return v
 	}
-	v.Decision, v.Rule = Ask, RuleNotInSpecs
+	v.Decision, v.Rule = Ask, rules.NotInSpecs
 	v.Why = fmt.Sprintf("`%s` is not in clada's specs", argv[0])
 	v.Reason = v.Why + ", so the person must approve it"
-	v.Advice = fmt.Sprintf("the person can approve it at the prompt or with `clada allow %s`; prefer commands clada's specs allow (see `clada specs`)",
-		parser.QuoteWord(parser.Quote(argv)))
+	v.Advice = fmt.Sprintf("the person can approve it at the prompt or with `%s`; prefer commands clada's specs allow (see `clada specs`)",
+		AllowCommand(argv))
 	return v
 }
 
@@ -454,7 +429,7 @@ func (g *Gateway) untrusted(v Verdict) Verdict {
 	if !g.opts.Untrusted || v.Decision != Allow {
 		return v
 	}
-	v.Decision, v.Rule = Ask, RuleUntrusted
+	v.Decision, v.Rule = Ask, rules.Untrusted
 	v.Why = "clada runs in untrusted mode, so every command is asked"
 	v.Reason = v.Why
 	v.Advice = "the person approves each command at the prompt"
@@ -476,14 +451,16 @@ func (g *Gateway) runnable(argv []string, dir, program string) Verdict {
 	return Verdict{Decision: Allow, Exec: ex, Env: env, Dir: dir, Missing: missing}
 }
 
+// refused is the denial of err: its rule and advice when it is a
+// *rules.Denied (from the parser or the specs), else rule error.
 func refused(err error, word string) Verdict {
 	v := Verdict{Decision: Deny, Reason: err.Error(), Word: word}
-	var r refusal
-	if errors.As(err, &r) {
-		v.Rule, v.Advice = r.RuleCode(), r.Hint()
+	var d *rules.Denied
+	if errors.As(err, &d) {
+		v.Rule, v.Advice = d.Rule, d.Advice
 	}
 	if v.Rule == "" {
-		v.Rule = RuleError
+		v.Rule = rules.Error
 	}
 	return v
 }
@@ -497,8 +474,8 @@ func refused(err error, word string) Verdict {
 // since a program the person can write may be anything. ok is false when
 // the path is no program file (the refusal stands).
 func (g *Gateway) outsideProgram(argv []string, absDir string, depth int, err error) (Verdict, bool) {
-	var d *specs.DeniedError
-	if !errors.As(err, &d) || d.Rule != specs.RulePathOutsideRoot || strings.HasPrefix(argv[0], "~") {
+	var d *rules.Denied
+	if !errors.As(err, &d) || d.Rule != rules.PathOutsideRoot || strings.HasPrefix(argv[0], "~") {
 		return Verdict{}, false
 	}
 	abs := argv[0]
@@ -518,7 +495,7 @@ func (g *Gateway) outsideProgram(argv []string, absDir string, depth int, err er
 		}
 	}
 	if !same && !notWritable(real, abs) {
-		return Verdict{Decision: Ask, Rule: RuleProgramOutside, Word: argv[0], Dir: absDir,
+		return Verdict{Decision: Ask, Rule: rules.ProgramOutside, Word: argv[0], Dir: absDir,
 			Reason: fmt.Sprintf("%s is a program outside the project, not the %s that PATH finds, in a place you can write: it may be anything", argv[0], name),
 			Advice: "run the program by its name, as PATH finds it; otherwise the person must approve it"}, true
 	}
@@ -565,7 +542,7 @@ func (g *Gateway) gitChdir(argv []string, absDir string) (stripped []string, dir
 				return nil, "", &v
 			}
 			if !g.isDir(res) {
-				return nil, "", &Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: argv[i+1], Dir: absDir,
+				return nil, "", &Verdict{Decision: Deny, Rule: rules.DirNotFound, Word: argv[i+1], Dir: absDir,
 					Reason: fmt.Sprintf("`git -C %s`: %s is not a directory inside the project", argv[i+1], argv[i+1]),
 					Advice: "create the directory in a command of its own first, or fix the path"}
 			}
@@ -589,6 +566,11 @@ func (g *Gateway) gitChdir(argv []string, absDir string) (stripped []string, dir
 // PatternFor is the pattern `always`/`never` writes for argv: the exact
 // command, quoted.
 func PatternFor(argv []string) string { return parser.Quote(argv) }
+
+// AllowCommand is the command line that approves argv for good,
+// `clada allow PATTERN` with [PatternFor]'s pattern as one word: what
+// every advice to approve a command names.
+func AllowCommand(argv []string) string { return "clada allow " + parser.QuoteWord(PatternFor(argv)) }
 
 // RunsAnything says why a pattern hands a model any code it likes ("bash
 // is a shell: it runs other programs"), or "" when it does not: its
@@ -634,7 +616,7 @@ func ParsePattern(s string) ([]string, error) { return parser.Command(s) }
 func (g *Gateway) inner(argv []string, cmds [][]string, absDir string, depth int) (Verdict, bool) {
 	for _, c := range cmds {
 		if depth >= maxWrapDepth {
-			return Verdict{Decision: Deny, Rule: string(specs.RuleWrapper), Word: argv[0], Dir: absDir,
+			return Verdict{Decision: Deny, Rule: rules.Wrapper, Word: argv[0], Dir: absDir,
 				Reason: fmt.Sprintf("more than %d commands inside each other", maxWrapDepth),
 				Advice: "run the inner command in its own RUN block"}, true
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestDecideOrder walks the decision order of docs/rules.md.
@@ -53,44 +54,44 @@ func TestDecideOrder(t *testing.T) {
 		untrusted bool
 		noHard    bool
 		want      Decision
-		wantRule  string
+		wantRule  rules.Rule
 		missing   bool // Verdict.Missing is set
 		reason    string
 	}{
 		{name: "spec allows", cmd: "cat README.md", want: Allow, wantRule: "spec"},
 		{name: "spec denies", cmd: "cat -z README.md", want: Deny, wantRule: "unknown-flag"},
-		{name: "no spec asks", cmd: "true", want: Ask, wantRule: RuleNotInSpecs},
-		{name: "allowed pattern", cmd: "npm test", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "allowed prefix pattern", cmd: "make build -j4", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "prefix pattern needs whole words", cmd: "makefoo", want: Ask, wantRule: RuleNotInSpecs, missing: true},
-		{name: "blocked beats allowed", cmd: "ls -la", want: Deny, wantRule: RuleBlockedPattern,
+		{name: "no spec asks", cmd: "true", want: Ask, wantRule: rules.NotInSpecs},
+		{name: "allowed pattern", cmd: "npm test", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "allowed prefix pattern", cmd: "make build -j4", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "prefix pattern needs whole words", cmd: "makefoo", want: Ask, wantRule: rules.NotInSpecs, missing: true},
+		{name: "blocked beats allowed", cmd: "ls -la", want: Deny, wantRule: rules.BlockedPattern,
 			reason: "blocked patterns are step 1, allowed step 3"},
-		{name: "blocked beats spec", cmd: "git push origin main", want: Deny, wantRule: RuleBlockedPattern},
+		{name: "blocked beats spec", cmd: "git push origin main", want: Deny, wantRule: rules.BlockedPattern},
 		{name: "hard block", cmd: "sudo ls", want: Deny, wantRule: "hard-block"},
 		{name: "hard block through wrapper", cmd: "env sudo ls", want: Deny, wantRule: "hard-block"},
 		{name: "hard block dd", cmd: "dd if=a of=b", want: Deny, wantRule: "hard-block"},
-		{name: "hard blocks switched off", cmd: "dd if=a of=b", noHard: true, want: Ask, wantRule: RuleNotInSpecs},
+		{name: "hard blocks switched off", cmd: "dd if=a of=b", noHard: true, want: Ask, wantRule: rules.NotInSpecs},
 		{name: "wrapper of a spec'd command", cmd: "env ls", want: Allow, wantRule: "spec"},
-		{name: "wrapper of an unknown command asks", cmd: "nice true", want: Ask, wantRule: RuleNotInSpecs},
+		{name: "wrapper of an unknown command asks", cmd: "nice true", want: Ask, wantRule: rules.NotInSpecs},
 		{name: "shell asks", cmd: "sh -c ls", want: Ask, wantRule: "wrapper"},
 		{name: "dir inside", cmd: "ls", dir: "sub", want: Allow},
 		{name: "dir outside", cmd: "ls", dir: "..", want: Deny, wantRule: "path-outside-root"},
 		{name: "dir through symlink out", cmd: "ls", dir: "escape", want: Deny, wantRule: "path-outside-root"},
-		{name: "dir missing", cmd: "ls", dir: "nope", want: Deny, wantRule: RuleDirNotFound},
-		{name: "path-like program inside", cmd: "bin/tool", want: Ask, wantRule: RuleNotInSpecs},
-		{name: "path-like program missing", cmd: "bin/nosuch", want: Ask, wantRule: RuleNotInSpecs, missing: true,
+		{name: "dir missing", cmd: "ls", dir: "nope", want: Deny, wantRule: rules.DirNotFound},
+		{name: "path-like program inside", cmd: "bin/tool", want: Ask, wantRule: rules.NotInSpecs},
+		{name: "path-like program missing", cmd: "bin/nosuch", want: Ask, wantRule: rules.NotInSpecs, missing: true,
 			reason: "whether a program exists is a fact, not a policy: an earlier block may create it"},
-		{name: "path-like program is a directory", cmd: "./sub", want: Ask, wantRule: RuleNotInSpecs, missing: true},
-		{name: "path-like program not executable", cmd: "./bin/notexec", want: Ask, wantRule: RuleNotInSpecs, missing: true},
+		{name: "path-like program is a directory", cmd: "./sub", want: Ask, wantRule: rules.NotInSpecs, missing: true},
+		{name: "path-like program not executable", cmd: "./bin/notexec", want: Ask, wantRule: rules.NotInSpecs, missing: true},
 		{name: "path-like program outside", cmd: "../tool", want: Deny, wantRule: "path-outside-root"},
 		{name: "absolute program outside", cmd: "/no/such/ls", want: Deny, wantRule: "path-outside-root",
 			reason: "a path outside the root that is no program file stays refused (TestDecideOutsideProgram: /usr/bin/ls is judged as ls)"},
 		{name: "spec write outside", cmd: "touch /etc/passwd", want: Deny, wantRule: "path-outside-root"},
-		{name: "spec read outside", cmd: "cat /etc/passwd", want: Ask, wantRule: RuleReadOutside},
-		{name: "untrusted spec allow asks", cmd: "cat README.md", untrusted: true, want: Ask, wantRule: RuleUntrusted},
-		{name: "untrusted pattern allow asks", cmd: "npm test", untrusted: true, want: Ask, wantRule: RuleUntrusted},
+		{name: "spec read outside", cmd: "cat /etc/passwd", want: Ask, wantRule: rules.ReadOutside},
+		{name: "untrusted spec allow asks", cmd: "cat README.md", untrusted: true, want: Ask, wantRule: rules.Untrusted},
+		{name: "untrusted pattern allow asks", cmd: "npm test", untrusted: true, want: Ask, wantRule: rules.Untrusted},
 		{name: "untrusted deny stays deny", cmd: "touch /etc/passwd", untrusted: true, want: Deny},
-		{name: "unknown program", cmd: "no-such-program-xyz", want: Ask, wantRule: RuleNotInSpecs, missing: true,
+		{name: "unknown program", cmd: "no-such-program-xyz", want: Ask, wantRule: rules.NotInSpecs, missing: true,
 			reason: "a dry run in CI decides as on a laptop; running it reports exit 127"},
 	}
 	for _, tt := range tests {
@@ -168,7 +169,7 @@ func TestDecideGitChdir(t *testing.T) {
 	tests := []struct {
 		cmd, dir string // dir: the directory it runs in, relative to root
 		want     Decision
-		rule     string
+		rule     rules.Rule
 	}{
 		{"git -C sub status", "sub", Allow, "spec"},
 		{"git -C . log --oneline", ".", Allow, "spec"},
@@ -181,7 +182,7 @@ func TestDecideGitChdir(t *testing.T) {
 		{"git -C escape status", "", Deny, "path-outside-root"},
 		{"git -C .git status", "", Deny, "protected-path"},
 		{"git -C .clada status", "", Deny, "protected-path"},
-		{"git -C nosuch status", "", Deny, RuleDirNotFound},
+		{"git -C nosuch status", "", Deny, rules.DirNotFound},
 		{"git -C sub -c core.pager=x log", "", Deny, "git-option"},
 		{"git -C sub push", "", Ask, "git-subcommand"},
 		{"git -C '' status", "", Deny, "git-option"},
@@ -229,14 +230,15 @@ func TestDecideOutsideProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		argv       []string
-		want       Decision
-		rule, word string
+		argv []string
+		want Decision
+		rule rules.Rule
+		word string
 	}{
 		{[]string{lsPath, "-la"}, Allow, "spec", ""},
-		{[]string{lsPath, "/etc"}, Ask, RuleReadOutside, "/etc"},
+		{[]string{lsPath, "/etc"}, Ask, rules.ReadOutside, "/etc"},
 		{[]string{lsPath, "-d", "/root/.ssh"}, Deny, "path-outside-root", "/root/.ssh"},
-		{[]string{copied, "-la"}, Ask, RuleProgramOutside, copied},
+		{[]string{copied, "-la"}, Ask, rules.ProgramOutside, copied},
 		{[]string{"/etc/passwd"}, Deny, "path-outside-root", "/etc/passwd"},
 		{[]string{filepath.Join(filepath.Dir(lsPath), "sudo"), "ls"}, Deny, "hard-block", ""},
 	}
@@ -275,7 +277,7 @@ func TestDirNotFoundAdvice(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := g.Decide([]string{"ls"}, c.dir)
-		if v.Decision != c.decision || (c.decision == Deny && (v.Rule != RuleDirNotFound || !strings.Contains(v.Advice, c.advice))) {
+		if v.Decision != c.decision || (c.decision == Deny && (v.Rule != rules.DirNotFound || !strings.Contains(v.Advice, c.advice))) {
 			t.Errorf("base %q dir %q: %s %s %q, want %s with advice containing %q", c.base, c.dir, v.Decision, v.Rule, v.Advice, c.decision, c.advice)
 		}
 	}

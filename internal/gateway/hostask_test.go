@@ -14,6 +14,7 @@ import (
 
 	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/netproxy"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/runner"
 )
 
@@ -223,7 +224,7 @@ func TestHostAlwaysRemembersForPattern(t *testing.T) {
 	r := &Result{Argv: []string{"tool", "fetch", "x"}}
 	hq := g.hostQuestions(r, ExecOptions{Hosts: &HostQuestions{Asker: asker}})
 	v := g.Decide([]string{"tool", "fetch", "x"}, "")
-	if v.Rule != RuleAllowedPattern || v.HostPattern != "tool fetch *" || v.HostCommand != "tool fetch x" {
+	if v.Rule != rules.AllowedPattern || v.HostPattern != "tool fetch *" || v.HostCommand != "tool fetch x" {
 		t.Fatalf("verdict %s, HostPattern %q, HostCommand %q", v.Rule, v.HostPattern, v.HostCommand)
 	}
 	p, _ := gateProxy(t, v, hq, nil)

@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/clada/clada/internal/output"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/runner"
 )
 
@@ -42,19 +43,13 @@ func missingCode(v Verdict) int {
 // program-not-found. Nobody is asked: nobody can approve what cannot
 // start. The decision it had stays as it was.
 func notInstalled(r *Result, x ExecOptions) {
-	var stdout, stderr *output.Stream
-	if x.Output != nil {
-		stdout, stderr = x.Output.Streams(r.Index + 1)
-	} else {
-		stdout = output.NewStream("stdout", output.DefaultBudget.Bytes)
-		stderr = output.NewStream("stderr", output.DefaultBudget.Bytes)
-	}
+	stdout, stderr := resultStreams(r, x)
 	fmt.Fprintf(stderr, "clada: %s, so it was not run\n", r.Missing)
 	_ = stdout.Close()
 	_ = stderr.Close()
 	res := runner.Result{Status: runner.StatusExited, ExitCode: missingCode(r.Verdict),
 		StderrBytes: stderr.Bytes()}
-	r.Rule, r.Word = RuleNotFound, ""
+	r.Rule, r.Word = rules.NotFound, ""
 	if len(r.Argv) > 0 {
 		r.Word = r.Argv[0]
 	}
@@ -68,3 +63,13 @@ func notInstalled(r *Result, x ExecOptions) {
 // ApprovedNotInstalled is Result.ApprovedBy for a command that was not
 // run because its program is not installed: nobody approved anything.
 const ApprovedNotInstalled = "not-installed"
+
+// resultStreams returns where r's output goes: the streams of x's output
+// store for its block, or, without a store, streams of the default
+// budget.
+func resultStreams(r *Result, x ExecOptions) (stdout, stderr *output.Stream) {
+	if x.Output != nil {
+		return x.Output.Streams(r.Index + 1)
+	}
+	return output.NewStream("stdout", output.DefaultBudget.Bytes), output.NewStream("stderr", output.DefaultBudget.Bytes)
+}

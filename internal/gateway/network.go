@@ -15,6 +15,7 @@ import (
 
 	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/netproxy"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/runner"
 	"github.com/clada/clada/internal/sandbox"
 	"github.com/clada/clada/internal/specs"
@@ -106,7 +107,7 @@ func (hq *HostQuestions) asking() bool { return hq != nil && hq.Asker != nil }
 // ctx ends open questions; so does closing the session.
 func startNetwork(ctx context.Context, v Verdict, sb *sandbox.Sandbox, hq *HostQuestions, pause *runner.Pause) (*netSession, error) {
 	ns := &netSession{}
-	open, proxied := netPlan(v, sb, v.Decision == Ask || v.Rule == RuleAllowedPattern, hq.asking())
+	open, proxied := netPlan(v, sb, v.Decision == Ask || v.Rule == rules.AllowedPattern, hq.asking())
 	if !proxied {
 		ns.open = open
 		return ns, nil

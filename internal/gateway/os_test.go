@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
 
@@ -20,18 +21,18 @@ func TestOptionsOS(t *testing.T) {
 	cases := []struct {
 		os, body string
 		want     Decision
-		rule     string
+		rule     rules.Rule
 	}{
 		{specs.OSWindows, `cat calc\calc.go`, Deny, "backslash"},
-		{specs.OSWindows, "cat a.txt:stream", Deny, string(specs.RulePathOutsideRoot)},
-		{specs.OSWindows, "touch .git./config", Deny, string(specs.RulePathOutsideRoot)},
-		{specs.OSWindows, "//host/share/clada exec -- ls", Deny, string(specs.RulePathOutsideRoot)},
-		{specs.OSWindows, "cat a.txt", Allow, string(specs.RuleSpec)},
-		{specs.OSDarwin, "touch a.txt -t /outside/x", Deny, string(specs.RuleOptionAfterOperand)},
-		{specs.OSDarwin, "ls -I /etc", Ask, RuleReadOutside},
-		{specs.OSDarwin, "ls -la", Allow, string(specs.RuleSpec)},
-		{specs.OSLinux, "touch a.txt -t 202001010000", Allow, string(specs.RuleSpec)},
-		{specs.OSLinux, "cat a.txt:stream", Allow, string(specs.RuleSpec)},
+		{specs.OSWindows, "cat a.txt:stream", Deny, rules.PathOutsideRoot},
+		{specs.OSWindows, "touch .git./config", Deny, rules.PathOutsideRoot},
+		{specs.OSWindows, "//host/share/clada exec -- ls", Deny, rules.PathOutsideRoot},
+		{specs.OSWindows, "cat a.txt", Allow, rules.Spec},
+		{specs.OSDarwin, "touch a.txt -t /outside/x", Deny, rules.OptionAfterOperand},
+		{specs.OSDarwin, "ls -I /etc", Ask, rules.ReadOutside},
+		{specs.OSDarwin, "ls -la", Allow, rules.Spec},
+		{specs.OSLinux, "touch a.txt -t 202001010000", Allow, rules.Spec},
+		{specs.OSLinux, "cat a.txt:stream", Allow, rules.Spec},
 	}
 	for _, c := range cases {
 		g, err := New(Options{Root: root, OS: c.os})

@@ -7,17 +7,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/sandbox"
 	"github.com/clada/clada/internal/specs"
 )
-
-// RuleReadOutside asks about a command that reads a file outside the
-// project (and outside every granted directory): the sandbox would let it
-// read the file, so a person may well say yes, but a model's command
-// reaching out of the project is the person's to see. Writes outside stay
-// refused (path-outside-root), and so do reads of credential stores and of
-// files the secrets rule names.
-const RuleReadOutside = "read-outside"
 
 // checkSpecs is specs.Check, collecting the reads outside the root that
 // the check accepted instead of refusing them.
@@ -54,7 +47,7 @@ func (g *Gateway) outsideChecked(who string, v Verdict, reads, touched []specs.P
 		// A secret in a granted directory is asked as in the project
 		// (secret-file, already applied); outside both, it is refused.
 		if why := g.forbiddenRead(p, slices.Contains(reads, p)); why != "" {
-			return Verdict{Decision: Deny, Rule: string(specs.RulePathOutsideRoot), Word: p.Arg, Dir: v.Dir,
+			return Verdict{Decision: Deny, Rule: rules.PathOutsideRoot, Word: p.Arg, Dir: v.Dir,
 				Reason: why,
 				Advice: "leave credentials alone; if the task needs the file, the person copies what is needed into the project"}
 		}
@@ -72,7 +65,7 @@ func (g *Gateway) outsideChecked(who string, v Verdict, reads, touched []specs.P
 	what := strings.Join(shown, ", ")
 	v.Outside = append(v.Outside, reads...)
 	if v.Decision == Allow {
-		v.Decision, v.Rule, v.Word = Ask, RuleReadOutside, reads[0].Arg
+		v.Decision, v.Rule, v.Word = Ask, rules.ReadOutside, reads[0].Arg
 		v.Why = fmt.Sprintf("`%s` reads %s, outside the project", who, what)
 		v.Reason = v.Why + ", so the person must approve it"
 		v.Advice = "read files inside the project when you can; otherwise wait for the person to approve this read (a person who wants it for good grants the directory: dirs in .clada/config.toml)"
@@ -128,7 +121,7 @@ var systemSecrets = []string{
 // there is code the person has not seen, whatever the question would
 // say. Reads outside are asked only of commands the rules would allow.
 func (g *Gateway) runsCodeOutside(argv []string, absDir string, v Verdict, p specs.Path) Verdict {
-	return Verdict{Decision: Deny, Rule: string(specs.RulePathOutsideRoot), Word: p.Arg, Dir: absDir,
+	return Verdict{Decision: Deny, Rule: rules.PathOutsideRoot, Word: p.Arg, Dir: absDir,
 		Reason: fmt.Sprintf("%s is outside the project, and `%s` runs code (%s): what it loads from there is code nobody checked", p.Arg, argv[0], v.Reason),
 		Advice: "keep the configuration, plugins and projects the command uses inside the project"}
 }

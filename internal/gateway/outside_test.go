@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
 
@@ -50,34 +51,34 @@ func TestDecideOutside(t *testing.T) {
 		g        *Gateway
 		cmd      string
 		want     Decision
-		wantRule string
+		wantRule rules.Rule
 		wantWord string
 	}{
-		{"read outside", bare, "cat ../other/o.txt", Ask, RuleReadOutside, "../other/o.txt"},
-		{"read outside by an option", bare, "grep -f ../other/o.txt a.txt", Ask, RuleReadOutside, "../other/o.txt"},
-		{"recursive read outside", bare, "grep -rn x ../other", Ask, RuleReadOutside, "../other"},
-		{"write outside", bare, "touch ../other/new", Deny, string(specs.RulePathOutsideRoot), "../other/new"},
-		{"copy out", bare, "cp a.txt ../other/", Deny, string(specs.RulePathOutsideRoot), "../other/"},
-		{"copy in", bare, "cp ../other/o.txt b.txt", Ask, RuleReadOutside, "../other/o.txt"},
-		{"secret outside", bare, "cat ../other/.env", Deny, string(specs.RulePathOutsideRoot), "../other/.env"},
-		{"credential store", bare, "cat " + home + "/.ssh/id_ed25519", Deny, string(specs.RulePathOutsideRoot), home + "/.ssh/id_ed25519"},
-		{"credential store directory", bare, "ls " + home + "/.ssh", Deny, string(specs.RulePathOutsideRoot), home + "/.ssh"},
-		{"the system's password hashes", bare, "cat /etc/shadow", Deny, string(specs.RulePathOutsideRoot), "/etc/shadow"},
-		{"the environment of a process", bare, "cat /proc/self/environ", Deny, string(specs.RulePathOutsideRoot), "/proc/self/environ"},
-		{"a host key", bare, "head /etc/ssh/ssh_host_ed25519_key", Deny, string(specs.RulePathOutsideRoot), "/etc/ssh/ssh_host_ed25519_key"},
-		{"tar works in -C: never a read", bare, "tar -xf a.tar -C ../other", Deny, string(specs.RulePathOutsideRoot), ""},
-		{"make works in -C: never a read", bare, "make -C ../other", Deny, string(specs.RulePathOutsideRoot), ""},
-		{"a program that runs code never loads it from outside", bare, "make -f ../other/o.txt", Deny, string(specs.RulePathOutsideRoot), "../other/o.txt"},
-		{"find -exec over a directory outside", bare, "find ../other -name o.txt -exec cat {} \\;", Deny, string(specs.RulePathOutsideRoot), "../other"},
-		{"an ask for a secret says its reads outside too", bare, "cat .env ../other/o.txt", Ask, RuleSecret, ".env"},
+		{"read outside", bare, "cat ../other/o.txt", Ask, rules.ReadOutside, "../other/o.txt"},
+		{"read outside by an option", bare, "grep -f ../other/o.txt a.txt", Ask, rules.ReadOutside, "../other/o.txt"},
+		{"recursive read outside", bare, "grep -rn x ../other", Ask, rules.ReadOutside, "../other"},
+		{"write outside", bare, "touch ../other/new", Deny, rules.PathOutsideRoot, "../other/new"},
+		{"copy out", bare, "cp a.txt ../other/", Deny, rules.PathOutsideRoot, "../other/"},
+		{"copy in", bare, "cp ../other/o.txt b.txt", Ask, rules.ReadOutside, "../other/o.txt"},
+		{"secret outside", bare, "cat ../other/.env", Deny, rules.PathOutsideRoot, "../other/.env"},
+		{"credential store", bare, "cat " + home + "/.ssh/id_ed25519", Deny, rules.PathOutsideRoot, home + "/.ssh/id_ed25519"},
+		{"credential store directory", bare, "ls " + home + "/.ssh", Deny, rules.PathOutsideRoot, home + "/.ssh"},
+		{"the system's password hashes", bare, "cat /etc/shadow", Deny, rules.PathOutsideRoot, "/etc/shadow"},
+		{"the environment of a process", bare, "cat /proc/self/environ", Deny, rules.PathOutsideRoot, "/proc/self/environ"},
+		{"a host key", bare, "head /etc/ssh/ssh_host_ed25519_key", Deny, rules.PathOutsideRoot, "/etc/ssh/ssh_host_ed25519_key"},
+		{"tar works in -C: never a read", bare, "tar -xf a.tar -C ../other", Deny, rules.PathOutsideRoot, ""},
+		{"make works in -C: never a read", bare, "make -C ../other", Deny, rules.PathOutsideRoot, ""},
+		{"a program that runs code never loads it from outside", bare, "make -f ../other/o.txt", Deny, rules.PathOutsideRoot, "../other/o.txt"},
+		{"find -exec over a directory outside", bare, "find ../other -name o.txt -exec cat {} \\;", Deny, rules.PathOutsideRoot, "../other"},
+		{"an ask for a secret says its reads outside too", bare, "cat .env ../other/o.txt", Ask, rules.Secret, ".env"},
 		{"read granted", g, "cat ../ro/r.go", Allow, "spec", ""},
-		{"write read-only grant", g, "touch ../ro/new", Deny, string(specs.RulePathOutsideRoot), "../ro/new"},
+		{"write read-only grant", g, "touch ../ro/new", Deny, rules.PathOutsideRoot, "../ro/new"},
 		{"write read-write grant", g, "touch ../rw/new", Allow, "spec", ""},
-		{"write a grant's .git", g, "touch ../rw/.git/config", Deny, string(specs.RuleProtectedPath), "../rw/.git/config"},
+		{"write a grant's .git", g, "touch ../rw/.git/config", Deny, rules.ProtectedPath, "../rw/.git/config"},
 		{"copy between grants", g, "cp ../ro/r.go ../rw/r.go", Allow, "spec", ""},
-		{"read outside the grants", g, "cat ../other/o.txt", Ask, RuleReadOutside, ""},
+		{"read outside the grants", g, "cat ../other/o.txt", Ask, rules.ReadOutside, ""},
 		{"home granted, its notes read", g, "cat " + home + "/notes/n.txt", Allow, "spec", ""},
-		{"home granted, its credential store not", g, "cat " + home + "/.ssh/id_ed25519", Deny, string(specs.RulePathOutsideRoot), ""},
+		{"home granted, its credential store not", g, "cat " + home + "/.ssh/id_ed25519", Deny, rules.PathOutsideRoot, ""},
 	}
 	for _, tt := range tests {
 		argv, err := parser.Command(tt.cmd)
@@ -91,7 +92,7 @@ func TestDecideOutside(t *testing.T) {
 		if v.Decision != Allow && v.Advice == "" {
 			t.Errorf("%s: %s without advice", tt.name, v.Decision)
 		}
-		if v.Rule == RuleReadOutside && (!strings.Contains(v.Why, "outside the project") || len(v.Outside) == 0) {
+		if v.Rule == rules.ReadOutside && (!strings.Contains(v.Why, "outside the project") || len(v.Outside) == 0) {
 			t.Errorf("%s: the question does not name the read outside: %q", tt.name, v.Why)
 		}
 		if tt.name == "an ask for a secret says its reads outside too" && !strings.Contains(v.Why, "it also reads ../other/o.txt") {
@@ -100,7 +101,7 @@ func TestDecideOutside(t *testing.T) {
 	}
 	// A redirection's file is read like an operand; one outside is asked.
 	r := bare.Check("wc -l < ../other/o.txt", "")
-	if r.Decision != Ask || r.Rule != RuleReadOutside || !strings.Contains(r.Reason, "`< ../other/o.txt` reads") {
+	if r.Decision != Ask || r.Rule != rules.ReadOutside || !strings.Contains(r.Reason, "`< ../other/o.txt` reads") {
 		t.Errorf("wc -l < ../other/o.txt = %s (%s: %s), want ask (read-outside)", r.Decision, r.Rule, r.Reason)
 	}
 	if r := bare.Check("wc -l < ../other/.env", ""); r.Decision != Deny {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 )
 
 // gitRun runs git in root as gitRepo does, for tests that add to its
@@ -41,7 +42,7 @@ type overwriteCase struct {
 	cmd  string
 	dir  string
 	want Decision
-	rule string
+	rule rules.Rule
 	lost []string // files the question names, for a not-restorable ask
 }
 
@@ -70,7 +71,7 @@ func checkOverwrites(t *testing.T, g *Gateway, cases []overwriteCase) {
 					t.Errorf("Decide(%q): the question %q does not name %s", tt.cmd, v.Why, l)
 				}
 			}
-			if tt.rule == RuleNotRestorable && (v.Advice == "" || v.Word == "") {
+			if tt.rule == rules.NotRestorable && (v.Advice == "" || v.Word == "") {
 				t.Errorf("Decide(%q): ask without advice or word: %+v", tt.cmd, v)
 			}
 		}
@@ -96,19 +97,19 @@ func TestFormatPatchOverwrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkOverwrites(t, g, []overwriteCase{
-		{cmd: "git format-patch -1", want: Ask, rule: RuleNotRestorable, lost: []string{"0001-x.patch"}},
-		{cmd: "git format-patch -1 --suffix=.txt", want: Ask, rule: RuleNotRestorable, lost: []string{"0001-x.patch"}},
+		{cmd: "git format-patch -1", want: Ask, rule: rules.NotRestorable, lost: []string{"0001-x.patch"}},
+		{cmd: "git format-patch -1 --suffix=.txt", want: Ask, rule: rules.NotRestorable, lost: []string{"0001-x.patch"}},
 		{cmd: "git format-patch -1 -o out", want: Allow, rule: "spec"},
 		{cmd: "git format-patch -1 -o empty", want: Allow, rule: "spec"},
 		{cmd: "git format-patch -1 -o kept", want: Allow, rule: "spec"}, // committed, unmodified; v2-… only with -v
-		{cmd: "git format-patch -1 -o kept -v2", want: Ask, rule: RuleNotRestorable, lost: []string{"kept/v2-0001-one.patch"}},
-		{cmd: "git format-patch -1 -o kept --reroll-count=3", want: Ask, rule: RuleNotRestorable, lost: []string{"kept/v2-0001-one.patch"}},
+		{cmd: "git format-patch -1 -o kept -v2", want: Ask, rule: rules.NotRestorable, lost: []string{"kept/v2-0001-one.patch"}},
+		{cmd: "git format-patch -1 -o kept --reroll-count=3", want: Ask, rule: rules.NotRestorable, lost: []string{"kept/v2-0001-one.patch"}},
 		{cmd: "git format-patch -1 -o notes", want: Allow, rule: "spec"}, // no name git writes
-		{cmd: "git format-patch -1 -o nums --numbered-files", want: Ask, rule: RuleNotRestorable, lost: []string{"nums/"}},
-		{cmd: "git format-patch -1 --output-directory=sub", want: Ask, rule: RuleNotRestorable, lost: []string{"sub/"}},
-		{cmd: "git format-patch -1", dir: "sub", want: Ask, rule: RuleNotRestorable, lost: []string{"sub/"}},
+		{cmd: "git format-patch -1 -o nums --numbered-files", want: Ask, rule: rules.NotRestorable, lost: []string{"nums/"}},
+		{cmd: "git format-patch -1 --output-directory=sub", want: Ask, rule: rules.NotRestorable, lost: []string{"sub/"}},
+		{cmd: "git format-patch -1", dir: "sub", want: Ask, rule: rules.NotRestorable, lost: []string{"sub/"}},
 		{cmd: "git format-patch -1 -o ../empty", dir: "sub", want: Allow, rule: "spec"},
-		{cmd: "git format-patch -1 -o cover --cover-letter", want: Ask, rule: RuleNotRestorable, lost: []string{"cover/"}},
+		{cmd: "git format-patch -1 -o cover --cover-letter", want: Ask, rule: rules.NotRestorable, lost: []string{"cover/"}},
 		{cmd: "git format-patch --stdout -1", want: Allow, rule: "spec"},
 	})
 }
@@ -121,8 +122,8 @@ func TestGitOutputOverwrites(t *testing.T) {
 	g, root := newTestGateway(t, "git archive *")
 	gitRepo(t, root)
 	checkOverwrites(t, g, []overwriteCase{
-		{cmd: "git archive -o new.tar HEAD", want: Allow, rule: RuleAllowedPattern},
-		{cmd: "git archive -o a.txt HEAD", want: Allow, rule: RuleAllowedPattern},
+		{cmd: "git archive -o new.tar HEAD", want: Allow, rule: rules.AllowedPattern},
+		{cmd: "git archive -o a.txt HEAD", want: Allow, rule: rules.AllowedPattern},
 		{cmd: "git archive -o untracked.txt HEAD", want: Ask, rule: "git-subcommand", lost: []string{"untracked.txt"}},
 		{cmd: "git archive --output=mod.txt HEAD", want: Ask, rule: "git-subcommand", lost: []string{"mod.txt"}},
 	})
@@ -147,12 +148,12 @@ func TestOutputOverwrites(t *testing.T) {
 	// replace them.
 	rootLost := []string{"b.txt~", "build/", "deep/", "mixed/new.txt", "mod.txt", "notes.txt", "untracked.txt"}
 	checkOverwrites(t, g, []overwriteCase{
-		{cmd: "sort -o untracked.txt a.txt", want: Ask, rule: RuleNotRestorable, lost: []string{"untracked.txt"}},
-		{cmd: "sort --output=mod.txt a.txt", want: Ask, rule: RuleNotRestorable, lost: []string{"mod.txt"}},
+		{cmd: "sort -o untracked.txt a.txt", want: Ask, rule: rules.NotRestorable, lost: []string{"untracked.txt"}},
+		{cmd: "sort --output=mod.txt a.txt", want: Ask, rule: rules.NotRestorable, lost: []string{"mod.txt"}},
 		{cmd: "sort -o a.txt b.txt", want: Allow, rule: "spec"},
 		{cmd: "sort -o new.txt a.txt", want: Allow, rule: "spec"},
-		{cmd: "tar -cf untracked.txt a.txt", want: Ask, rule: RuleNotRestorable, lost: []string{"untracked.txt"}},
-		{cmd: "tar czf notes.txt a.txt", want: Ask, rule: RuleNotRestorable, lost: []string{"notes.txt"}},
+		{cmd: "tar -cf untracked.txt a.txt", want: Ask, rule: rules.NotRestorable, lost: []string{"untracked.txt"}},
+		{cmd: "tar czf notes.txt a.txt", want: Ask, rule: rules.NotRestorable, lost: []string{"notes.txt"}},
 
 		{cmd: "tar -xf x.tar", want: Ask, rule: "spec-ask", lost: rootLost},
 		{cmd: "tar xf x.tar", dir: "mixed", want: Ask, rule: "spec-ask", lost: []string{"mixed/new.txt"}},
@@ -160,30 +161,30 @@ func TestOutputOverwrites(t *testing.T) {
 		{cmd: "tar --extract --file=x.tar --directory=mixed", want: Ask, rule: "spec-ask", lost: []string{"mixed/new.txt"}},
 		{cmd: "tar -xkf x.tar -C mixed", want: Ask, rule: "spec-ask", lost: []string{"mixed/new.txt"}},
 		{cmd: "tar -xf x.tar a.txt -C src", want: Ask, rule: "spec-ask", lost: rootLost}, // a.txt goes into the root
-		{cmd: "tar -xf x.tar -C src", want: Allow, rule: RuleAllowedPattern},
-		{cmd: "tar -xf x.tar -C src -C deep", want: Allow, rule: RuleAllowedPattern}, // src/deep, not deep/
-		{cmd: "tar -xf x.tar -C src deep/y.go", want: Allow, rule: RuleAllowedPattern},
-		{cmd: "tar xf x.tar", dir: "src", want: Allow, rule: RuleAllowedPattern},
-		{cmd: "tar -xf x.tar -C fresh", want: Allow, rule: RuleAllowedPattern},
-		{cmd: "tar -xOf x.tar", want: Allow, rule: RuleAllowedPattern},
-		{cmd: "tar -xf x.tar --to-stdout", want: Allow, rule: RuleAllowedPattern},
+		{cmd: "tar -xf x.tar -C src", want: Allow, rule: rules.AllowedPattern},
+		{cmd: "tar -xf x.tar -C src -C deep", want: Allow, rule: rules.AllowedPattern}, // src/deep, not deep/
+		{cmd: "tar -xf x.tar -C src deep/y.go", want: Allow, rule: rules.AllowedPattern},
+		{cmd: "tar xf x.tar", dir: "src", want: Allow, rule: rules.AllowedPattern},
+		{cmd: "tar -xf x.tar -C fresh", want: Allow, rule: rules.AllowedPattern},
+		{cmd: "tar -xOf x.tar", want: Allow, rule: rules.AllowedPattern},
+		{cmd: "tar -xf x.tar --to-stdout", want: Allow, rule: rules.AllowedPattern},
 
 		{cmd: "go test -coverprofile=notes.txt ./...", want: Ask, rule: "spec-ask", lost: []string{"notes.txt"}},
 		{cmd: "go test -cpuprofile untracked.txt ./...", want: Ask, rule: "spec-ask", lost: []string{"untracked.txt"}},
 		{cmd: "go test -o mod.txt ./...", want: Ask, rule: "spec-ask", lost: []string{"mod.txt"}},
-		{cmd: "go test -coverprofile=fresh/c.out ./...", want: Allow, rule: RuleAllowedPattern},
+		{cmd: "go test -coverprofile=fresh/c.out ./...", want: Allow, rule: rules.AllowedPattern},
 		{cmd: "go test -outputdir=src -coverprofile=notes.txt ./...", want: Deny, rule: "unknown-flag"},
 		{cmd: "pytest --basetemp=mixed", want: Ask, rule: "spec-ask", lost: []string{"mixed/new.txt"}},
 		{cmd: "pytest --basetemp=notes.txt", want: Ask, rule: "spec-ask", lost: []string{"notes.txt"}},
 		{cmd: "pytest --junitxml=untracked.txt", want: Ask, rule: "spec-ask", lost: []string{"untracked.txt"}},
-		{cmd: "pytest --basetemp=fresh", want: Allow, rule: RuleAllowedPattern},
-		{cmd: "pytest --basetemp=src", want: Allow, rule: RuleAllowedPattern}, // tracked, unmodified
+		{cmd: "pytest --basetemp=fresh", want: Allow, rule: rules.AllowedPattern},
+		{cmd: "pytest --basetemp=src", want: Allow, rule: rules.AllowedPattern}, // tracked, unmodified
 
-		{cmd: "cp -b a.txt b.txt", want: Ask, rule: RuleNotRestorable, lost: []string{"b.txt~"}},
-		{cmd: "cp --backup=simple a.txt b.txt", want: Ask, rule: RuleNotRestorable, lost: []string{"b.txt~"}},
+		{cmd: "cp -b a.txt b.txt", want: Ask, rule: rules.NotRestorable, lost: []string{"b.txt~"}},
+		{cmd: "cp --backup=simple a.txt b.txt", want: Ask, rule: rules.NotRestorable, lost: []string{"b.txt~"}},
 		{cmd: "cp -b b.txt a.txt", want: Allow, rule: "spec"},
 		{cmd: "cp a.txt b.txt", want: Allow, rule: "spec"},
-		{cmd: "mv -b a.txt b.txt", want: Ask, rule: RuleNotRestorable, lost: []string{"b.txt~"}},
-		{cmd: "ln -sfb a.txt b.txt", want: Ask, rule: RuleNotRestorable, lost: []string{"b.txt~"}},
+		{cmd: "mv -b a.txt b.txt", want: Ask, rule: rules.NotRestorable, lost: []string{"b.txt~"}},
+		{cmd: "ln -sfb a.txt b.txt", want: Ask, rule: rules.NotRestorable, lost: []string{"b.txt~"}},
 	})
 }

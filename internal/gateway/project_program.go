@@ -5,14 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-)
 
-// RuleProjectProgram asks about a bare program name that PATH resolves to
-// a file inside the project (an activated .venv/bin, node_modules/.bin or
-// direnv's PATH_add put one there): specs describe system programs, and a
-// file in the project is project code, which allowed commands (mkdir, cp)
-// could have put there.
-const RuleProjectProgram = "project-program"
+	"github.com/clada/clada/internal/rules"
+)
 
 // projectProgram turns an allow or ask verdict whose program lies inside
 // the project into ask, and says which file it is. A bare name is
@@ -21,7 +16,7 @@ const RuleProjectProgram = "project-program"
 // its question names the file too. Deny verdicts and the user's allowed
 // patterns (the person's own consent) are left as they are.
 func (g *Gateway) projectProgram(argv []string, v Verdict) Verdict {
-	if v.Decision == Deny || len(v.Exec) == 0 || v.Rule == RuleAllowedPattern {
+	if v.Decision == Deny || len(v.Exec) == 0 || v.Rule == rules.AllowedPattern {
 		return v
 	}
 	file := g.projectFile(v.Exec[0])
@@ -39,13 +34,13 @@ func (g *Gateway) projectProgram(argv []string, v Verdict) Verdict {
 		}
 		return v
 	}
-	if v.Decision == Ask && v.Rule != RuleNotInSpecs && v.Rule != RuleUntrusted {
+	if v.Decision == Ask && v.Rule != rules.NotInSpecs && v.Rule != rules.Untrusted {
 		// A wrapper or a git subcommand: its own reason stands, and
 		// the question says which file runs.
 		v.Why = what + "; " + v.Why
 		return v
 	}
-	v.Decision, v.Rule, v.Word = Ask, RuleProjectProgram, argv[0]
+	v.Decision, v.Rule, v.Word = Ask, rules.ProjectProgram, argv[0]
 	v.Why = what + ": project code, not the system program clada's specs describe"
 	v.Reason = v.Why + ", so the person must approve it"
 	v.Advice = fmt.Sprintf("the person is asked; to run the system %s, take the project's directory off PATH", argv[0])

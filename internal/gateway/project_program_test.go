@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestProjectProgram checks which programs are project code and what the
@@ -44,18 +46,18 @@ func TestProjectProgram(t *testing.T) {
 		exec     string
 		in       Verdict
 		want     Decision
-		wantRule string
+		wantRule rules.Rule
 		wantFile string // in Why; "" when Why must not change
 	}{
 		{name: "spec allow of a system program stays", argv: "ls", exec: "/bin/ls", in: Verdict{Decision: Allow, Rule: "spec"}, want: Allow, wantRule: "spec"},
-		{name: "spec allow of a project program asks", argv: "ls", exec: filepath.Join(realRoot, ".venv", "bin", "ls"), in: Verdict{Decision: Allow, Rule: "spec"}, want: Ask, wantRule: RuleProjectProgram, wantFile: ".venv/bin/ls"},
-		{name: "link in the project to a system program", argv: "python", exec: filepath.Join(realRoot, ".venv", "bin", "python"), in: Verdict{Decision: Ask, Rule: RuleNotInSpecs, Why: "x"}, want: Ask, wantRule: RuleProjectProgram, wantFile: ".venv/bin/python"},
-		{name: "link outside to a project program", argv: "ls", exec: filepath.Join(outside, "ls"), in: Verdict{Decision: Allow, Rule: "spec"}, want: Ask, wantRule: RuleProjectProgram, wantFile: ".venv/bin/ls"},
+		{name: "spec allow of a project program asks", argv: "ls", exec: filepath.Join(realRoot, ".venv", "bin", "ls"), in: Verdict{Decision: Allow, Rule: "spec"}, want: Ask, wantRule: rules.ProjectProgram, wantFile: ".venv/bin/ls"},
+		{name: "link in the project to a system program", argv: "python", exec: filepath.Join(realRoot, ".venv", "bin", "python"), in: Verdict{Decision: Ask, Rule: rules.NotInSpecs, Why: "x"}, want: Ask, wantRule: rules.ProjectProgram, wantFile: ".venv/bin/python"},
+		{name: "link outside to a project program", argv: "ls", exec: filepath.Join(outside, "ls"), in: Verdict{Decision: Allow, Rule: "spec"}, want: Ask, wantRule: rules.ProjectProgram, wantFile: ".venv/bin/ls"},
 		{name: "wrapper keeps its rule", argv: "env", exec: filepath.Join(realRoot, ".venv", "bin", "ls"), in: Verdict{Decision: Ask, Rule: "wrapper", Why: "env runs other programs"}, want: Ask, wantRule: "wrapper", wantFile: ".venv/bin/ls"},
-		{name: "path-like keeps not-in-specs", argv: "./.venv/bin/ls", exec: filepath.Join(realRoot, ".venv", "bin", "ls"), in: Verdict{Decision: Ask, Rule: RuleNotInSpecs, Why: "not in specs"}, want: Ask, wantRule: RuleNotInSpecs, wantFile: ".venv/bin/ls"},
-		{name: "allowed pattern is consent", argv: "ls", exec: filepath.Join(realRoot, ".venv", "bin", "ls"), in: Verdict{Decision: Allow, Rule: RuleAllowedPattern}, want: Allow, wantRule: RuleAllowedPattern},
+		{name: "path-like keeps not-in-specs", argv: "./.venv/bin/ls", exec: filepath.Join(realRoot, ".venv", "bin", "ls"), in: Verdict{Decision: Ask, Rule: rules.NotInSpecs, Why: "not in specs"}, want: Ask, wantRule: rules.NotInSpecs, wantFile: ".venv/bin/ls"},
+		{name: "allowed pattern is consent", argv: "ls", exec: filepath.Join(realRoot, ".venv", "bin", "ls"), in: Verdict{Decision: Allow, Rule: rules.AllowedPattern}, want: Allow, wantRule: rules.AllowedPattern},
 		{name: "deny stays deny", argv: "ls", exec: filepath.Join(realRoot, ".venv", "bin", "ls"), in: Verdict{Decision: Deny, Rule: "unknown-flag"}, want: Deny, wantRule: "unknown-flag"},
-		{name: "untrusted becomes project-program", argv: "ls", exec: filepath.Join(realRoot, ".venv", "bin", "ls"), in: Verdict{Decision: Ask, Rule: RuleUntrusted}, want: Ask, wantRule: RuleProjectProgram, wantFile: ".venv/bin/ls"},
+		{name: "untrusted becomes project-program", argv: "ls", exec: filepath.Join(realRoot, ".venv", "bin", "ls"), in: Verdict{Decision: Ask, Rule: rules.Untrusted}, want: Ask, wantRule: rules.ProjectProgram, wantFile: ".venv/bin/ls"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

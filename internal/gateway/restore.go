@@ -10,13 +10,10 @@ import (
 	"time"
 
 	"github.com/clada/clada/internal/gitstate"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/runner"
 	"github.com/clada/clada/internal/specs"
 )
-
-// RuleNotRestorable marks an ask for a command that deletes or replaces
-// files git cannot restore.
-const RuleNotRestorable = "not-restorable"
 
 // gitTimeout bounds each git command that reads the work tree's state.
 const gitTimeout = 30 * time.Second
@@ -127,7 +124,7 @@ func (g *Gateway) restorable(v Verdict, argv []string, ds []specs.Destroyed) Ver
 		v.Reason = v.Why + ", so the person must approve it"
 		return v
 	}
-	v.Decision, v.Rule, v.Word, v.Why = Ask, RuleNotRestorable, word, why
+	v.Decision, v.Rule, v.Word, v.Why = Ask, rules.NotRestorable, word, why
 	v.Reason = why + ", so the person must approve it"
 	v.Advice = "commit the files first (or leave them alone), then the command runs without asking; otherwise wait for the person to approve"
 	return v

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 )
 
 // gitRepo makes root a git repository with the files of a small project:
@@ -60,29 +61,29 @@ func TestDecideDestroys(t *testing.T) {
 	tests := []struct {
 		cmd      string
 		want     Decision
-		wantRule string
+		wantRule rules.Rule
 		lost     []string
 	}{
 		{"rm a.txt", Allow, "spec", nil},
 		{"rm -r src", Allow, "spec", nil},
 		{"rm -rf src/deep a.txt", Allow, "spec", nil},
 		{"rm nothere.txt", Allow, "spec", nil},
-		{"rm mod.txt", Ask, RuleNotRestorable, []string{"mod.txt"}},
-		{"rm -f mod.txt b.txt", Ask, RuleNotRestorable, []string{"mod.txt"}},
-		{"rm untracked.txt", Allow, RuleAllowedPattern, nil}, // an exact pattern: the person saw it
-		{"rm -v untracked.txt", Ask, RuleNotRestorable, []string{"untracked.txt"}},
-		{"rm -rf build", Ask, RuleNotRestorable, []string{"build/"}},
-		{"rm -r mixed", Ask, RuleNotRestorable, []string{"mixed/new.txt"}},
+		{"rm mod.txt", Ask, rules.NotRestorable, []string{"mod.txt"}},
+		{"rm -f mod.txt b.txt", Ask, rules.NotRestorable, []string{"mod.txt"}},
+		{"rm untracked.txt", Allow, rules.AllowedPattern, nil}, // an exact pattern: the person saw it
+		{"rm -v untracked.txt", Ask, rules.NotRestorable, []string{"untracked.txt"}},
+		{"rm -rf build", Ask, rules.NotRestorable, []string{"build/"}},
+		{"rm -r mixed", Ask, rules.NotRestorable, []string{"mixed/new.txt"}},
 		{"rm -r .git", Deny, "protected-path", nil},
 		{"mv b.txt a.txt", Allow, "spec", nil},
-		{"mv b.txt mod.txt", Ask, RuleNotRestorable, []string{"mod.txt"}},
+		{"mv b.txt mod.txt", Ask, rules.NotRestorable, []string{"mod.txt"}},
 		{"mv untracked.txt new.txt", Allow, "spec", nil},
 		{"mv a.txt src", Allow, "spec", nil},
-		{"cp a.txt mod.txt", Ask, RuleNotRestorable, []string{"mod.txt"}},
+		{"cp a.txt mod.txt", Ask, rules.NotRestorable, []string{"mod.txt"}},
 		{"cp a.txt b.txt", Allow, "spec", nil},
 		{"cp a.txt new.txt", Allow, "spec", nil},
 		{"touch mod.txt untracked.txt", Allow, "spec", nil},
-		{"nice rm mod.txt", Ask, RuleNotRestorable, []string{"mod.txt"}},
+		{"nice rm mod.txt", Ask, rules.NotRestorable, []string{"mod.txt"}},
 		{"timeout 5 rm -r src", Allow, "spec", nil},
 	}
 	for _, tt := range tests {
@@ -121,7 +122,7 @@ func TestDestroyOutsideARepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := g.Decide([]string{"rm", "a.txt"}, "")
-	if v.Decision != Ask || v.Rule != RuleNotRestorable || !strings.Contains(v.Why, "git cannot restore") {
+	if v.Decision != Ask || v.Rule != rules.NotRestorable || !strings.Contains(v.Why, "git cannot restore") {
 		t.Errorf("rm a.txt outside a repository = %+v", v)
 	}
 }
@@ -164,8 +165,8 @@ func TestExecuteRechecksDestroys(t *testing.T) {
 	if got := statuses(p); strings.Join(got, " ") != "ran not-approved ran" {
 		t.Errorf("statuses = %v, want ran not-approved ran", got)
 	}
-	if p.Results[1].Rule != RuleNotRestorable {
-		t.Errorf("rm fresh.txt after cp: rule %q, want %s", p.Results[1].Rule, RuleNotRestorable)
+	if p.Results[1].Rule != rules.NotRestorable {
+		t.Errorf("rm fresh.txt after cp: rule %q, want %s", p.Results[1].Rule, rules.NotRestorable)
 	}
 	if _, err := os.Stat(filepath.Join(root, "fresh.txt")); err != nil {
 		t.Errorf("fresh.txt was deleted: %v", err)
@@ -195,12 +196,12 @@ func TestTimeOutputDestroys(t *testing.T) {
 		v := g.Decide(argv, "")
 		if noTime != nil {
 			// Without GNU time the wrapper cannot run at all.
-			if v.Decision != Deny || v.Rule != RuleNotFound {
-				t.Errorf("Decide(%q) without time installed = %s (%s), want deny (%s)", tt.cmd, v.Decision, v.Rule, RuleNotFound)
+			if v.Decision != Deny || v.Rule != rules.NotFound {
+				t.Errorf("Decide(%q) without time installed = %s (%s), want deny (%s)", tt.cmd, v.Decision, v.Rule, rules.NotFound)
 			}
 			continue
 		}
-		if v.Decision != tt.want || (tt.want == Ask && v.Rule != RuleNotRestorable) {
+		if v.Decision != tt.want || (tt.want == Ask && v.Rule != rules.NotRestorable) {
 			t.Errorf("Decide(%q) = %s (%s: %s), want %s", tt.cmd, v.Decision, v.Rule, v.Reason, tt.want)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/clada/clada/internal/approve"
-	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
 
@@ -24,8 +24,8 @@ import (
 // as the scripts of cmd/clada have it (exec_self_*.txtar), and a PATH
 // that leads into the project, or a program outside it whose question
 // depends on PATH and on what the person can write (program-outside).
-var noExample = map[string]bool{RuleError: true, "argument-too-long": true, string(specs.RuleGitInclude): true, RuleSelfExec: true,
-	RuleProjectProgram: true, RuleProgramOutside: true, string(parser.RuleBackslash): true, RuleNotFound: true}
+var noExample = map[rules.Rule]bool{rules.Error: true, rules.ArgTooLong: true, rules.GitInclude: true, rules.SelfExec: true,
+	rules.ProjectProgram: true, rules.ProgramOutside: true, rules.Backslash: true, rules.NotFound: true}
 
 // docExample is one example line of docs/rules.md:
 // `clada check [--dir D] [--untrusted] 'BODY'`, `clada allow 'P'` or
@@ -83,7 +83,7 @@ func TestRulesDocExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	sections := ruleSections(t, string(data))
-	examples := map[string][]docExample{}
+	examples := map[rules.Rule][]docExample{}
 	bin := t.TempDir()
 	for code, lines := range sections {
 		for _, l := range lines {
@@ -92,8 +92,8 @@ func TestRulesDocExamples(t *testing.T) {
 				continue
 			}
 			ex := parseExample(t, l)
-			examples[code] = append(examples[code], ex)
-			if code == RuleNotFound {
+			examples[rules.Rule(code)] = append(examples[rules.Rule(code)], ex)
+			if rules.Rule(code) == rules.NotFound {
 				continue
 			}
 			name, _, _ := strings.Cut(ex.body, " ")
@@ -105,16 +105,16 @@ func TestRulesDocExamples(t *testing.T) {
 		}
 	}
 	t.Setenv("PATH", bin)
-	for _, r := range Rules() {
-		exs := examples[r.Code]
-		if len(exs) == 0 && !noExample[r.Code] {
-			t.Errorf("docs/rules.md: the section on %q has no example (an indented `clada check '…'` line)", r.Code)
+	for _, r := range rules.All() {
+		exs := examples[r.Rule]
+		if len(exs) == 0 && !noExample[r.Rule] {
+			t.Errorf("docs/rules.md: the section on %q has no example (an indented `clada check '…'` line)", r.Rule)
 		}
 		for _, ex := range exs {
 			if ex.cmd != "check" {
 				continue
 			}
-			t.Run(r.Code+"/"+ex.body, func(t *testing.T) {
+			t.Run(string(r.Rule)+"/"+ex.body, func(t *testing.T) {
 				root := t.TempDir()
 				for _, d := range []string{".clada", "src", "build"} {
 					if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
@@ -152,11 +152,11 @@ func TestRulesDocExamples(t *testing.T) {
 					t.Fatal(err)
 				}
 				res := g.Check(ex.body, ex.dir)
-				if res.Rule != r.Code {
-					t.Errorf("`%s` gives rule %q (%s: %s), but the docs show it under %q", ex.line, res.Rule, res.Decision, res.Reason, r.Code)
+				if res.Rule != r.Rule {
+					t.Errorf("`%s` gives rule %q (%s: %s), but the docs show it under %q", ex.line, res.Rule, res.Decision, res.Reason, r.Rule)
 				}
 				if !strings.Contains(" "+r.Decision+" ", " "+string(res.Decision)+" ") {
-					t.Errorf("`%s` decides %s; rule %q gives %s", ex.line, res.Decision, r.Code, r.Decision)
+					t.Errorf("`%s` decides %s; rule %q gives %s", ex.line, res.Decision, r.Rule, r.Decision)
 				}
 			})
 		}

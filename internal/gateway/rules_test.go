@@ -16,13 +16,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated table in docs/rules.md")
 
-// ruleConstants finds every constant named Rule… with a string value in
-// the module's non-test Go files, wherever it is declared, so a rule
-// added in any package is seen here.
+// ruleConstants finds every constant with a string value in the module's
+// non-test Go files that is of type Rule (rules.Rule) or named Rule…,
+// wherever it is declared, so a rule added in any package is seen here.
 func ruleConstants(t *testing.T) map[string]string {
 	t.Helper()
 	found := map[string]string{} // code → where
@@ -52,7 +54,7 @@ func ruleConstants(t *testing.T) map[string]string {
 			for _, spec := range g.Specs {
 				vs := spec.(*ast.ValueSpec)
 				for i, name := range vs.Names {
-					if !regexp.MustCompile(`^Rule[A-Z]`).MatchString(name.Name) || i >= len(vs.Values) {
+					if !isRuleType(vs.Type) && !regexp.MustCompile(`^Rule[A-Z]`).MatchString(name.Name) || i >= len(vs.Values) {
 						continue
 					}
 					lit, ok := vs.Values[i].(*ast.BasicLit)
@@ -62,6 +64,9 @@ func ruleConstants(t *testing.T) map[string]string {
 					code, err := strconv.Unquote(lit.Value)
 					if err != nil {
 						return err
+					}
+					if prev, ok := found[code]; ok {
+						t.Errorf("rule %q is defined twice: %s and %s", code, prev, fset.Position(name.Pos()))
 					}
 					found[code] = fset.Position(name.Pos()).String()
 				}
@@ -75,7 +80,19 @@ func ruleConstants(t *testing.T) map[string]string {
 	return found
 }
 
-// TestRulesComplete: Rules lists every rule constant of the code once,
+// isRuleType reports whether a constant's declared type is Rule or
+// rules.Rule.
+func isRuleType(e ast.Expr) bool {
+	switch t := e.(type) {
+	case *ast.Ident:
+		return t.Name == "Rule"
+	case *ast.SelectorExpr:
+		return t.Sel.Name == "Rule"
+	}
+	return false
+}
+
+// TestRulesComplete: rules.All lists every rule constant of the code once,
 // and nothing else, each with a decision, a trigger and advice.
 func TestRulesComplete(t *testing.T) {
 	t.Parallel()
@@ -84,34 +101,36 @@ func TestRulesComplete(t *testing.T) {
 		t.Fatalf("found only %d rule constants; is the walk broken?", len(consts))
 	}
 	listed := map[string]bool{}
-	for _, r := range Rules() {
-		if listed[r.Code] {
-			t.Errorf("rule %q is listed twice", r.Code)
+	for _, r := range rules.All() {
+		if listed[string(r.Rule)] {
+			t.Errorf("rule %q is listed twice", r.Rule)
 		}
-		listed[r.Code] = true
-		if _, ok := consts[r.Code]; !ok {
-			t.Errorf("rule %q (%s) is listed but no Rule constant has that value", r.Code, r.Stage)
+		listed[string(r.Rule)] = true
+		if where, ok := consts[string(r.Rule)]; !ok {
+			t.Errorf("rule %q (%s) is listed but no Rule constant has that value", r.Rule, r.Stage)
+		} else if !strings.HasPrefix(filepath.ToSlash(where), "../rules/") {
+			t.Errorf("rule %q is defined in %s, outside internal/rules: clada has one vocabulary of rules", r.Rule, where)
 		}
 		if !slices.Contains([]string{"allow", "ask", "deny", "ask or deny", "allow or deny", "allow or ask"}, r.Decision) {
-			t.Errorf("rule %q: decision %q is not allow, ask, deny or two of them joined with \" or \"", r.Code, r.Decision)
+			t.Errorf("rule %q: decision %q is not allow, ask, deny or two of them joined with \" or \"", r.Rule, r.Decision)
 		}
 		if r.Trigger == "" {
-			t.Errorf("rule %q has no trigger", r.Code)
+			t.Errorf("rule %q has no trigger", r.Rule)
 		}
 		if r.Decision != "allow" && r.Advice == "" {
-			t.Errorf("rule %q can %s but gives no advice", r.Code, r.Decision)
+			t.Errorf("rule %q can %s but gives no advice", r.Rule, r.Decision)
 		}
 	}
 	for code, where := range consts {
 		if !listed[code] {
-			t.Errorf("rule %q (%s) is missing from gateway.Rules: add it to the Rules list of its package "+
+			t.Errorf("rule %q (%s) is missing from rules.All: define it in internal/rules and add it to All "+
 				"(with its decision, trigger and advice), then document it in docs/rules.md", code, where)
 		}
 	}
 }
 
 const (
-	tableBegin = "<!-- BEGIN rules table: generated from gateway.Rules by `go test ./internal/gateway -run TestRulesDoc -update`; do not edit by hand -->"
+	tableBegin = "<!-- BEGIN rules table: generated from rules.All by `go test ./internal/gateway -run TestRulesDoc -update`; do not edit by hand -->"
 	tableEnd   = "<!-- END rules table -->"
 )
 
@@ -120,12 +139,12 @@ func rulesTable() string {
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 	var b strings.Builder
 	b.WriteString("| rule | decision | given for | do instead |\n|---|---|---|---|\n")
-	for _, r := range Rules() {
+	for _, r := range rules.All() {
 		advice := r.Advice
 		if advice == "" {
 			advice = "—"
 		}
-		b.WriteString("| [`" + r.Code + "`](#" + r.Code + ") | " + r.Decision + " | " + cell(r.Trigger) + " | " + cell(advice) + " |\n")
+		b.WriteString("| [`" + string(r.Rule) + "`](#" + string(r.Rule) + ") | " + r.Decision + " | " + cell(r.Trigger) + " | " + cell(advice) + " |\n")
 	}
 	return b.String()
 }
@@ -157,14 +176,14 @@ func TestRulesDoc(t *testing.T) {
 		}
 	}
 	sections := ruleSections(t, doc)
-	for _, r := range Rules() {
-		if _, ok := sections[r.Code]; !ok {
-			t.Errorf("%s has no section \"### `%s`\": say what triggers the rule, with examples, and what to do instead", path, r.Code)
+	for _, r := range rules.All() {
+		if _, ok := sections[string(r.Rule)]; !ok {
+			t.Errorf("%s has no section \"### `%s`\": say what triggers the rule, with examples, and what to do instead", path, r.Rule)
 		}
 	}
 	known := map[string]bool{}
-	for _, r := range Rules() {
-		known[r.Code] = true
+	for _, r := range rules.All() {
+		known[string(r.Rule)] = true
 	}
 	for code := range sections {
 		if !known[code] {

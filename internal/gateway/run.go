@@ -12,13 +12,11 @@ import (
 	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/output"
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/runner"
 	"github.com/clada/clada/internal/sandbox"
 	"github.com/clada/clada/internal/specs"
 )
-
-// RuleCSLSyntax marks a RUN block with a CSL block error.
-const RuleCSLSyntax = "csl-syntax"
 
 // Status is where a RUN block ended up.
 type Status string
@@ -104,7 +102,7 @@ func (p *Plan) OK() bool {
 		return false
 	}
 	for _, r := range p.Results {
-		if r.Rule == RuleCSLSyntax {
+		if r.Rule == rules.CSLSyntax {
 			return false
 		}
 	}
@@ -133,7 +131,7 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 			case b.Err != nil:
 				// The reason is the error as docs/csl.md §6 prints it:
 				// SOURCE:LINE: message.
-				r.Verdict = Verdict{Decision: Deny, Rule: RuleCSLSyntax, Reason: b.Err.Error(),
+				r.Verdict = Verdict{Decision: Deny, Rule: rules.CSLSyntax, Reason: b.Err.Error(),
 					Advice: "fix the block; while any block has a CSL error nothing in the reply runs"}
 			case b.Denied != nil:
 				r.Verdict = parserRefusal(b.Denied)
@@ -161,7 +159,7 @@ func (g *Gateway) Plan(docs []*parser.Document) *Plan {
 func (g *Gateway) Check(body, dir string) *Result {
 	r := &Result{Source: "<check>", Line: 1, Command: strings.Trim(body, "\n"), DirAttr: dir, Status: StatusPlanned}
 	argv, err := parser.New().ForWindows(g.opts.OS == specs.OSWindows).Command(body)
-	var d *parser.DeniedError
+	var d *rules.Denied
 	switch {
 	case errors.As(err, &d) && g.opts.Compose && composable(d.Rule) && g.composeBlock(r, body):
 	case errors.As(err, &d):
@@ -180,10 +178,10 @@ func (g *Gateway) Check(body, dir string) *Result {
 
 // composable reports whether a body the parser refused for rule may be a
 // composition.
-func composable(rule parser.Rule) bool {
+func composable(rule rules.Rule) bool {
 	switch rule {
-	case parser.RuleShellSyntax, parser.RuleRedirect, parser.RuleGlob, parser.RuleAssignment,
-		parser.RuleBuiltin, parser.RuleSubstitution, parser.RuleExpansion, parser.RuleCSLSyntax:
+	case rules.ShellSyntax, rules.Redirect, rules.Glob, rules.Assignment,
+		rules.Builtin, rules.Substitution, rules.Expansion, rules.CSLSyntax:
 		return true
 	}
 	return false
@@ -195,10 +193,10 @@ func composable(rule parser.Rule) bool {
 // composition's own reason.
 func (g *Gateway) composeBlock(r *Result, body string) bool {
 	s, err := parser.New().ForWindows(g.opts.OS == specs.OSWindows).Script(body)
-	var d *parser.DeniedError
+	var d *rules.Denied
 	switch {
 	case errors.As(err, &d):
-		if d.Rule == parser.RuleCSLSyntax {
+		if d.Rule == rules.CSLSyntax {
 			return false
 		}
 		r.Verdict = parserRefusal(d)
@@ -218,8 +216,8 @@ func (g *Gateway) composeBlock(r *Result, body string) bool {
 }
 
 // parserRefusal is the deny verdict for a body the parser refused.
-func parserRefusal(d *parser.DeniedError) Verdict {
-	return Verdict{Decision: Deny, Rule: string(d.Rule), Word: d.Word, Reason: d.Reason, Advice: d.Advice}
+func parserRefusal(d *rules.Denied) Verdict {
+	return Verdict{Decision: Deny, Rule: d.Rule, Word: d.Word, Reason: d.Reason, Advice: d.Advice}
 }
 
 // Asker asks the person about one command; *approve.Prompter is one.
@@ -347,20 +345,14 @@ func (g *Gateway) execute(ctx context.Context, r *Result, x ExecOptions) {
 		r.Status = StatusDenied
 		return
 	case Allow:
-		r.ApprovedBy = r.Rule
+		r.ApprovedBy = string(r.Rule)
 	case Ask:
 		if !g.approve(ctx, r, x) {
 			r.Status = StatusNotApproved
 			return
 		}
 	}
-	var stdout, stderr *output.Stream
-	if x.Output != nil {
-		stdout, stderr = x.Output.Streams(r.Index + 1)
-	} else {
-		stdout = output.NewStream("stdout", output.DefaultBudget.Bytes)
-		stderr = output.NewStream("stderr", output.DefaultBudget.Bytes)
-	}
+	stdout, stderr := resultStreams(r, x)
 	cfg := x.Runner
 	cfg.Stdout, cfg.Stderr = stdout, stderr
 	if x.Live != nil {

@@ -8,11 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/output"
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/runner"
-	"github.com/google/go-cmp/cmp"
 )
 
 // fakeAsker answers from a list and records the questions.
@@ -140,7 +142,7 @@ func TestExecuteAsks(t *testing.T) {
 	if got := p.Results[1].NotApproved; got != string(approve.NoAnswered) {
 		t.Errorf("no: NotApproved = %q", got)
 	}
-	if got := p.Results[3]; got.Rule != RuleAllowedPattern || got.ApprovedBy != RuleAllowedPattern {
+	if got := p.Results[3]; got.Rule != rules.AllowedPattern || got.ApprovedBy != string(rules.AllowedPattern) {
 		t.Errorf("block after always: rule %q, approved by %q; want the allowed pattern", got.Rule, got.ApprovedBy)
 	}
 	if len(asker.asked) != 4 {
@@ -203,7 +205,7 @@ func TestExecuteNothingWhenCSLError(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
 		t.Error("a command ran although the document has a CSL error")
 	}
-	if p.Results[1].Rule != RuleCSLSyntax {
+	if p.Results[1].Rule != rules.CSLSyntax {
 		t.Errorf("rule = %q", p.Results[1].Rule)
 	}
 }
@@ -340,8 +342,8 @@ func TestExecuteNeverBlocksTheRest(t *testing.T) {
 	if diff := cmp.Diff([]string{"not-approved", "denied"}, statuses(p)); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
-	if got := p.Results[1].Rule; got != RuleBlockedPattern {
-		t.Errorf("rule of the second block = %q, want %q", got, RuleBlockedPattern)
+	if got := p.Results[1].Rule; got != rules.BlockedPattern {
+		t.Errorf("rule of the second block = %q, want %q", got, rules.BlockedPattern)
 	}
 	if len(asker.asked) != 1 {
 		t.Errorf("asked %d questions, want 1", len(asker.asked))

@@ -6,13 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
-
-// RuleSecret asks about a command the rules would allow when one of its
-// path arguments is a file that commonly holds a secret: keys, tokens and
-// passwords are not read, copied or shown without the person knowing.
-const RuleSecret = "secret-file"
 
 // DefaultSecrets are the file name patterns whose reading is asked, in
 // path.Match syntax, compared without regard to case. A pattern without
@@ -41,7 +37,7 @@ func (g *Gateway) secret(v Verdict, paths []specs.Path) Verdict {
 		if !ok {
 			continue
 		}
-		v.Decision, v.Rule, v.Word = Ask, RuleSecret, p.Arg
+		v.Decision, v.Rule, v.Word = Ask, rules.Secret, p.Arg
 		v.Why = fmt.Sprintf("`%s` is a file that usually holds secrets (it matches %q)", p.Arg, pattern)
 		if rel, ok := relInside(g.Root(), p.Resolved); ok && path.Base(rel) != path.Base(filepath.ToSlash(p.Arg)) {
 			v.Why = fmt.Sprintf("`%s` leads to %s, a file that usually holds secrets (it matches %q)", p.Arg, rel, pattern)

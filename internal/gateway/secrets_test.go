@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 )
 
 func TestSecretMatch(t *testing.T) {
@@ -85,7 +86,7 @@ func TestSecretFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := g.Decide(argv, "")
-		if v.Decision != tt.want || (tt.want == Ask && (v.Rule != RuleSecret || v.Word != tt.wantWord || v.Why == "" || v.Advice == "")) {
+		if v.Decision != tt.want || (tt.want == Ask && (v.Rule != rules.Secret || v.Word != tt.wantWord || v.Why == "" || v.Advice == "")) {
 			t.Errorf("Decide(%q) = %s (%s `%s`: %s), want %s `%s`", tt.cmd, v.Decision, v.Rule, v.Word, v.Why, tt.want, tt.wantWord)
 		}
 	}

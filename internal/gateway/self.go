@@ -6,19 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/clada/clada/internal/approve"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
-)
-
-// Rule codes for commands that run clada itself.
-const (
-	// RuleSelfExec refuses a `clada exec` whose own arguments are wrong
-	// or that names another project root.
-	RuleSelfExec = "self-exec"
 )
 
 // ExecArgs are the arguments of `clada exec [--root R] [--dir D] [--]
@@ -123,10 +117,7 @@ func ParseExec(args []string) (ExecArgs, error) {
 		*dst = val
 		if name == "timeout" {
 			// As clada run's --timeout: a duration, or whole seconds.
-			d, err := time.ParseDuration(val)
-			if n, nerr := strconv.ParseUint(val, 10, 32); nerr == nil {
-				d, err = time.Duration(n)*time.Second, nil
-			}
+			d, err := approve.ParseDuration(val)
 			if err != nil || d < time.Second || d > 24*time.Hour {
 				return x, fmt.Errorf("%w: --timeout %q: a duration from 1s to 24h, such as 120s or 10m, or whole seconds", ErrExecUsage, val)
 			}
@@ -181,7 +172,7 @@ func DecodeLine(word string) (string, error) {
 // another version) is judged like any other program.
 func (g *Gateway) decideSelf(argv []string, dir string) (v Verdict, ok bool) {
 	if d := specs.SelfPermission(argv); d != nil {
-		return refused(d, d.Arg), true
+		return refused(d, d.Word), true
 	}
 	if len(argv) < 2 || argv[1] != "exec" || !g.isSelf(argv[0], dir) {
 		return Verdict{}, false
@@ -192,7 +183,7 @@ func (g *Gateway) decideSelf(argv []string, dir string) (v Verdict, ok bool) {
 	x, err := ParseExec(argv[2:])
 	switch {
 	case err != nil:
-		return Verdict{Decision: Deny, Rule: RuleSelfExec, Word: strings.Join(argv[2:], " "),
+		return Verdict{Decision: Deny, Rule: rules.SelfExec, Word: strings.Join(argv[2:], " "),
 			Reason: err.Error(), Advice: "write the command itself, without clada exec"}, true
 	case x.Help:
 		return Verdict{}, false
@@ -200,11 +191,11 @@ func (g *Gateway) decideSelf(argv []string, dir string) (v Verdict, ok bool) {
 		// What a composition runs is clada's to start, part by part; a
 		// command that runs clada exec of one would be a second gate
 		// around it.
-		return Verdict{Decision: Deny, Rule: RuleSelfExec, Word: "--line",
+		return Verdict{Decision: Deny, Rule: rules.SelfExec, Word: "--line",
 			Reason: "clada exec --line runs a command line that clada decides itself",
 			Advice: "write the command line itself, without clada exec"}, true
 	case x.Root != "" && !g.sameRoot(x.Root, dir):
-		return Verdict{Decision: Deny, Rule: RuleSelfExec, Word: x.Root,
+		return Verdict{Decision: Deny, Rule: rules.SelfExec, Word: x.Root,
 			Reason: fmt.Sprintf("clada exec --root %s names another project than %s", x.Root, g.Root()),
 			Advice: "write the command itself, without clada exec"}, true
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 )
 
 func TestParseExec(t *testing.T) {
@@ -111,7 +112,7 @@ func TestDecideSelf(t *testing.T) {
 		dir      string
 		noHard   bool
 		want     Decision
-		wantRule string
+		wantRule rules.Rule
 		wantDir  string // for allow: relative to the root
 		reason   string
 	}{
@@ -129,23 +130,23 @@ func TestDecideSelf(t *testing.T) {
 		{name: "hard blocks off", cmd: "clada allow x", noHard: true, want: Deny, wantRule: "self-permission",
 			reason: "hard_blocks = false does not let a model change its permissions"},
 		{name: "inside clada exec", cmd: q(self) + " exec -- clada allow x", want: Deny, wantRule: "self-permission"},
-		{name: "hook answers are not permissions", cmd: q(self) + " hook claude-code", want: Ask, wantRule: RuleProgramOutside,
+		{name: "hook answers are not permissions", cmd: q(self) + " hook claude-code", want: Ask, wantRule: rules.ProgramOutside,
 			reason: "judged like any program: this one lies outside the root, where PATH does not find it, in a directory the tests can write"},
 
 		{name: "exec judged as its command", cmd: q(self) + " exec -- cat sub/a.txt", want: Allow, wantRule: "spec"},
 		{name: "exec without dashes", cmd: q(self) + " exec cat sub/a.txt", want: Allow, wantRule: "spec"},
 		{name: "exec of a denied command", cmd: q(self) + " exec -- touch /etc/passwd", want: Deny, wantRule: "path-outside-root"},
 		{name: "exec of an asked command", cmd: q(self) + " exec -- git commit -m x", want: Ask, wantRule: "git-subcommand"},
-		{name: "exec of a blocked command", cmd: q(self) + " exec -- git push origin", want: Deny, wantRule: RuleBlockedPattern},
+		{name: "exec of a blocked command", cmd: q(self) + " exec -- git push origin", want: Deny, wantRule: rules.BlockedPattern},
 		{name: "exec of exec", cmd: q(self) + " exec -- " + q(self) + " exec -- ls", want: Allow},
 		{name: "exec --dir", cmd: q(self) + " exec --dir sub -- cat a.txt", want: Allow, wantDir: "sub"},
 		{name: "exec --dir from a block dir", cmd: q(self) + " exec --dir deeper -- ls", dir: "sub", want: Allow, wantDir: "sub/deeper"},
 		{name: "exec --dir absolute", cmd: q(self) + " exec --dir " + q(filepath.Join(root, "sub")) + " -- ls", want: Allow, wantDir: "sub"},
 		{name: "exec --dir outside", cmd: q(self) + " exec --dir .. -- ls", want: Deny, wantRule: "path-outside-root"},
 		{name: "exec --root this root", cmd: q(self) + " exec --root " + q(root) + " -- ls", want: Allow},
-		{name: "exec --root another root", cmd: q(self) + " exec --root " + q(other) + " -- ls", want: Deny, wantRule: RuleSelfExec},
-		{name: "exec bad option", cmd: q(self) + " exec --trust-all -- ls", want: Deny, wantRule: RuleSelfExec},
-		{name: "project script named clada", cmd: "./clada exec -- ls", want: Ask, wantRule: RuleNotInSpecs,
+		{name: "exec --root another root", cmd: q(self) + " exec --root " + q(other) + " -- ls", want: Deny, wantRule: rules.SelfExec},
+		{name: "exec bad option", cmd: q(self) + " exec --trust-all -- ls", want: Deny, wantRule: rules.SelfExec},
+		{name: "project script named clada", cmd: "./clada exec -- ls", want: Ask, wantRule: rules.NotInSpecs,
 			reason: "only the clada that is running is judged by what it runs"},
 	}
 	for _, tt := range tests {

@@ -8,12 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
-
-// RuleVersionQuery allows `X --version` and `X --help` of a program
-// without a spec that PATH finds outside the project (issue 29).
-const RuleVersionQuery = "version-query"
 
 // versionWords are the only arguments a version query may have, alone.
 // -V, -h, -version, version and help are not: sort -h and sort -V sort
@@ -91,7 +88,7 @@ func (g *Gateway) versionQuery(argv []string, absDir, program string) (Verdict, 
 	if dropped, ok := g.systemPath(); ok {
 		v.Env = append(v.Env, "PATH="+dropped)
 	}
-	v.Rule = RuleVersionQuery
+	v.Rule = rules.VersionQuery
 	v.Reason = fmt.Sprintf("%s %s only prints: %s is a program outside the project (%s)", argv[0], argv[1], argv[0], p)
 	return v, true
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/clada/clada/internal/approve"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
 
@@ -59,34 +60,35 @@ func TestVersionQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		cmd, want, rule string
+		cmd, want string
+		rule      rules.Rule
 	}{
-		{"node --version", "allow", RuleVersionQuery},
-		{"node --help", "allow", RuleVersionQuery},
-		{"kubectl --help", "allow", RuleVersionQuery},
-		{filepath.Join(bin, "node") + " --version", "allow", RuleVersionQuery},
-		{"node --version | head -1", "allow", RuleComposition},
+		{"node --version", "allow", rules.VersionQuery},
+		{"node --help", "allow", rules.VersionQuery},
+		{"kubectl --help", "allow", rules.VersionQuery},
+		{filepath.Join(bin, "node") + " --version", "allow", rules.VersionQuery},
+		{"node --version | head -1", "allow", rules.Composition},
 		// Only the two words, alone.
-		{"node -v", "ask", RuleNotInSpecs},
-		{"node -V", "ask", RuleNotInSpecs},
-		{"node -h", "ask", RuleNotInSpecs},
+		{"node -v", "ask", rules.NotInSpecs},
+		{"node -V", "ask", rules.NotInSpecs},
+		{"node -h", "ask", rules.NotInSpecs},
 		{"node -version", "ask", "wrapper"}, // node reads it as -v -e rsion
-		{"node version", "ask", RuleNotInSpecs},
-		{"node --version x.js", "ask", RuleNotInSpecs},
-		{"node --help --version", "ask", RuleNotInSpecs},
-		{"node --versio", "ask", RuleNotInSpecs},
+		{"node version", "ask", rules.NotInSpecs},
+		{"node --version x.js", "ask", rules.NotInSpecs},
+		{"node --help --version", "ask", rules.NotInSpecs},
+		{"node --versio", "ask", rules.NotInSpecs},
 		// Launchers, shims and node scripts.
-		{"jest --version", "ask", RuleNotInSpecs},
-		{"turbo --version", "ask", RuleNotInSpecs},
-		{"yarn --version", "ask", RuleNotInSpecs},
-		{"rustc --version", "ask", RuleNotInSpecs},
-		{"yes --help", "ask", RuleNotInSpecs}, // BSD yes prints --help forever
-		{"tool-proxy --version", "ask", RuleNotInSpecs},
-		{"ruby --version", "ask", RuleNotInSpecs},
+		{"jest --version", "ask", rules.NotInSpecs},
+		{"turbo --version", "ask", rules.NotInSpecs},
+		{"yarn --version", "ask", rules.NotInSpecs},
+		{"rustc --version", "ask", rules.NotInSpecs},
+		{"yes --help", "ask", rules.NotInSpecs}, // BSD yes prints --help forever
+		{"tool-proxy --version", "ask", rules.NotInSpecs},
+		{"ruby --version", "ask", rules.NotInSpecs},
 		// Inside the project, or not installed.
-		{"black2 --version", "ask", RuleProjectProgram},
-		{"./tool --version", "ask", RuleNotInSpecs},
-		{"nosuchprogram --version", "ask", RuleNotInSpecs},
+		{"black2 --version", "ask", rules.ProjectProgram},
+		{"./tool --version", "ask", rules.NotInSpecs},
+		{"nosuchprogram --version", "ask", rules.NotInSpecs},
 		// Hard blocks and wrappers come first.
 		{"sudo --version", "deny", "hard-block"},
 	} {

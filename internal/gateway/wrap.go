@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
 
@@ -19,12 +20,12 @@ const maxWrapDepth = 8
 // an ask of either is an ask, and only two allows are an allow.
 func (g *Gateway) wrapped(argv []string, u *specs.Unwrapped, absDir string, depth int) (v Verdict) {
 	if u.Deny != nil {
-		v := refused(u.Deny, u.Deny.Arg)
+		v := refused(u.Deny, u.Deny.Word)
 		v.Dir = absDir
 		return v
 	}
 	if depth >= maxWrapDepth {
-		return Verdict{Decision: Deny, Rule: string(specs.RuleWrapper), Word: u.Name, Dir: absDir,
+		return Verdict{Decision: Deny, Rule: rules.Wrapper, Word: u.Name, Dir: absDir,
 			Reason: fmt.Sprintf("more than %d wrappers inside each other", maxWrapDepth),
 			Advice: "run the command with at most one wrapper"}
 	}
@@ -40,7 +41,7 @@ func (g *Gateway) wrapped(argv []string, u *specs.Unwrapped, absDir string, dept
 	}()
 	if u.Opaque {
 		v := g.runnable(argv, absDir, prog)
-		v.Decision, v.Rule, v.Word = Ask, string(specs.RuleWrapper), u.AskWord
+		v.Decision, v.Rule, v.Word = Ask, rules.Wrapper, u.AskWord
 		v.Why = u.Ask
 		v.Reason = u.Ask + ", so the person must approve it"
 		v.Advice = "run the program directly, or wait for the person to approve"
@@ -53,7 +54,7 @@ func (g *Gateway) wrapped(argv []string, u *specs.Unwrapped, absDir string, dept
 			return refused(err, u.Chdir)
 		}
 		if !g.isDir(d) {
-			return Verdict{Decision: Deny, Rule: RuleDirNotFound, Word: u.Chdir, Dir: absDir,
+			return Verdict{Decision: Deny, Rule: rules.DirNotFound, Word: u.Chdir, Dir: absDir,
 				Reason: fmt.Sprintf("env --chdir %q is not a directory inside the project", u.Chdir),
 				Advice: "use the dir attribute of the RUN block instead"}
 		}
@@ -73,7 +74,7 @@ func (g *Gateway) wrapped(argv []string, u *specs.Unwrapped, absDir string, dept
 	}
 	head := append([]string{prog}, u.Opts...)
 	if u.Inner == nil {
-		v = Verdict{Decision: Allow, Rule: string(specs.RuleSpec), Exec: head, Dir: absDir,
+		v = Verdict{Decision: Allow, Rule: rules.Spec, Exec: head, Dir: absDir,
 			Reason: fmt.Sprintf("%s runs no command here", u.Name)}
 	} else {
 		in := g.decideInner(u.Inner, dir, depth+1)
@@ -99,7 +100,7 @@ func (g *Gateway) wrapped(argv []string, u *specs.Unwrapped, absDir string, dept
 		if v.Decision == Ask && v.Why != "" {
 			why += "; " + v.Why
 		}
-		v.Decision, v.Rule, v.Word, v.Why = Ask, string(specs.RuleWrapper), u.AskWord, why
+		v.Decision, v.Rule, v.Word, v.Why = Ask, rules.Wrapper, u.AskWord, why
 		v.Reason = why + ", so the person must approve it"
 		v.Advice = "leave the setting out if the command does not need it, or wait for the person to approve"
 	}

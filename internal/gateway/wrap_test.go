@@ -8,6 +8,7 @@ import (
 
 	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestDecideWrappers: a simple wrapper is judged by the command it runs,
@@ -42,7 +43,7 @@ func TestDecideWrappers(t *testing.T) {
 		name     string
 		cmd      string
 		want     Decision
-		wantRule string
+		wantRule rules.Rule
 		wantWord string
 	}{
 		{name: "env with a spec'd command", cmd: "env ls -l", want: Allow, wantRule: "spec"},
@@ -52,10 +53,10 @@ func TestDecideWrappers(t *testing.T) {
 		{name: "env -C inside", cmd: "env -C sub ls", want: Allow},
 		{name: "env -C outside", cmd: "env -C .. ls", want: Deny, wantRule: "path-outside-root", wantWord: ".."},
 		{name: "env --chdir abbreviated outside", cmd: "env --ch=/ ls", want: Deny, wantRule: "path-outside-root", wantWord: "/"},
-		{name: "env -C not a directory", cmd: "env -C a.txt ls", want: Deny, wantRule: RuleDirNotFound, wantWord: "a.txt"},
+		{name: "env -C not a directory", cmd: "env -C a.txt ls", want: Deny, wantRule: rules.DirNotFound, wantWord: "a.txt"},
 		{name: "env -C moves the paths", cmd: "env -C sub cat ../a.txt", want: Allow},
 		{name: "env -C moves the paths out", cmd: "env -C sub touch ../../x", want: Deny, wantRule: "path-outside-root"},
-		{name: "env -C moves a read out: asked", cmd: "env -C sub cat ../../x", want: Ask, wantRule: RuleReadOutside},
+		{name: "env -C moves a read out: asked", cmd: "env -C sub cat ../../x", want: Ask, wantRule: rules.ReadOutside},
 		{name: "env PATH asks", cmd: "env PATH=/tmp ls", want: Ask, wantRule: "wrapper", wantWord: "PATH=/tmp"},
 		{name: "env LD_PRELOAD asks", cmd: "env LD_PRELOAD=./x.so ls", want: Ask, wantRule: "wrapper", wantWord: "LD_PRELOAD=./x.so"},
 		{name: "env GIT_DIR asks", cmd: "env GIT_DIR=/tmp/x git status", want: Ask, wantRule: "wrapper"},
@@ -74,14 +75,14 @@ func TestDecideWrappers(t *testing.T) {
 		{name: "env --default-signal sudo", cmd: "env --default-signal sudo ls", want: Deny, wantRule: "hard-block"},
 		{name: "env -C / rm -rf .", cmd: "env -C / rm -rf .", want: Deny, wantRule: "hard-block"},
 		{name: "env of a denied command", cmd: "env touch /etc/passwd", want: Deny, wantRule: "path-outside-root", wantWord: "/etc/passwd"},
-		{name: "env of a read outside", cmd: "env cat /etc/passwd", want: Ask, wantRule: RuleReadOutside, wantWord: "/etc/passwd"},
+		{name: "env of a read outside", cmd: "env cat /etc/passwd", want: Ask, wantRule: rules.ReadOutside, wantWord: "/etc/passwd"},
 		{name: "env of a write into .git", cmd: "env touch .git/x", want: Deny, wantRule: "protected-path"},
-		{name: "env of an unknown command asks", cmd: "env -i ruby", want: Ask, wantRule: RuleNotInSpecs},
+		{name: "env of an unknown command asks", cmd: "env -i ruby", want: Ask, wantRule: rules.NotInSpecs},
 		{name: "env of a runner asks as the runner does", cmd: "env -i make", want: Ask, wantRule: "spec-ask"},
-		{name: "env of a blocked command", cmd: "env wc -l a.txt", want: Deny, wantRule: RuleBlockedPattern},
-		{name: "env of a pattern-allowed command", cmd: "env true x", want: Allow, wantRule: RuleAllowedPattern},
-		{name: "env of a project program that cannot start", cmd: "env ./a.txt", want: Ask, wantRule: RuleNotInSpecs},
-		{name: "nice", cmd: "nice -n 10 wc -l a.txt", want: Deny, wantRule: RuleBlockedPattern},
+		{name: "env of a blocked command", cmd: "env wc -l a.txt", want: Deny, wantRule: rules.BlockedPattern},
+		{name: "env of a pattern-allowed command", cmd: "env true x", want: Allow, wantRule: rules.AllowedPattern},
+		{name: "env of a project program that cannot start", cmd: "env ./a.txt", want: Ask, wantRule: rules.NotInSpecs},
+		{name: "nice", cmd: "nice -n 10 wc -l a.txt", want: Deny, wantRule: rules.BlockedPattern},
 		{name: "nice -5", cmd: "nice -5 ls", want: Allow},
 		{name: "nice alone", cmd: "nice", want: Allow},
 		{name: "nice bad value", cmd: "nice -n x ls", want: Deny, wantRule: "flag-value", wantWord: "-n"},
@@ -103,7 +104,7 @@ func TestDecideWrappers(t *testing.T) {
 		name     string
 		cmd      string
 		want     Decision
-		wantRule string
+		wantRule rules.Rule
 	}{
 		{"time -o inside", "nice time -o t.txt ls", Allow, "spec"},
 		{"time -o outside", "nice time -o /tmp/t.txt ls", Deny, "path-outside-root"},
@@ -115,7 +116,7 @@ func TestDecideWrappers(t *testing.T) {
 			name     string
 			cmd      string
 			want     Decision
-			wantRule string
+			wantRule rules.Rule
 			wantWord string
 		}{name: tc.name, cmd: tc.cmd, want: want, wantRule: rule})
 	}

@@ -3,15 +3,8 @@ package gitrules
 import (
 	"fmt"
 	"strings"
-)
 
-// Rule is a stable machine code for a git decision. Rules appear in JSON
-// reports, so they never change.
-type Rule string
-
-const (
-	RuleGitSubcommand Rule = "git-subcommand" // subcommand not in the table (Ask) or a forbidden form (Deny)
-	RuleGitOption     Rule = "git-option"     // a global or subcommand option that is denied or unknown
+	"github.com/clada/clada/internal/rules"
 )
 
 // Outcome is the decision for one git command line. The zero value is Allow,
@@ -40,12 +33,12 @@ func (o Outcome) String() string {
 // Verdict is the result of [Check].
 type Verdict struct {
 	Outcome    Outcome
-	Rule       Rule     // set for Ask and Deny, "" for Allow
-	Arg        string   // the offending argument, "" for Allow
-	Reason     string   // why: "git push is not in clada's read-only git table", "--output writes a file"
-	Advice     string   // what the model should do instead; "" for Allow
-	Subcommand string   // e.g. "log", "stash list"; "" when none was given
-	Paths      []string // arguments git may open as files, for the caller to confine to the project root; nil when none
+	Rule       rules.Rule // set for Ask and Deny, "" for Allow
+	Arg        string     // the offending argument, "" for Allow
+	Reason     string     // why: "git push is not in clada's read-only git table", "--output writes a file"
+	Advice     string     // what the model should do instead; "" for Allow
+	Subcommand string     // e.g. "log", "stash list"; "" when none was given
+	Paths      []string   // arguments git may open as files, for the caller to confine to the project root; nil when none
 	// Writes are files or directories git writes (git format-patch -o DIR,
 	// an asked git archive --output=FILE), for the caller to confine as
 	// written; nil when none. Paths and Writes are set for Ask too: an
@@ -65,30 +58,6 @@ type Verdict struct {
 	// when none.
 	Textconv string
 }
-
-// Err returns the verdict as a *[DeniedError] for Deny and Ask, nil for Allow.
-func (v Verdict) Err() error {
-	if v.Outcome == Allow {
-		return nil
-	}
-	return &DeniedError{Rule: v.Rule, Arg: v.Arg, Reason: v.Reason, Advice: v.Advice}
-}
-
-// DeniedError reports a git command line that gitrules does not allow.
-type DeniedError struct {
-	Rule   Rule   // stable code, e.g. RuleGitOption
-	Arg    string // the offending argument, "" when the whole command is meant
-	Reason string // "--output writes a file"
-	Advice string // "drop the option: clada captures git's output"
-}
-
-func (e *DeniedError) Error() string { return "git: " + e.Reason }
-
-// RuleCode returns the stable rule code for reports.
-func (e *DeniedError) RuleCode() string { return string(e.Rule) }
-
-// Hint returns the advice for the model.
-func (e *DeniedError) Hint() string { return e.Advice }
 
 // Global options allowed before the subcommand. Keep sorted.
 var globalAllowed = map[string]bool{
@@ -166,20 +135,20 @@ func Check(args []string) Verdict {
 			if len(rest) == 0 || (len(rest) == 1 && rest[0] == "--build-options") {
 				return Verdict{Outcome: Allow, Subcommand: "version"}
 			}
-			return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: rest[0], Subcommand: "version",
+			return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: rest[0], Subcommand: "version",
 				Reason: fmt.Sprintf("git %s takes no argument %q", a, rest[0]),
 				Advice: "write git --version alone"}
 		case "--help", "-h":
-			return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: a, Subcommand: "help",
+			return Verdict{Outcome: Ask, Rule: rules.GitSubcommand, Arg: a, Subcommand: "help",
 				Reason: fmt.Sprintf("git %s starts man or a browser", a),
 				Advice: "read the documentation another way, or wait for the person's approval"}
 		}
 		name := globalName(a)
 		if d, ok := globalDenied[name]; ok {
-			return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: a,
+			return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: a,
 				Reason: fmt.Sprintf("global option %s %s", name, d.reason), Advice: d.advice}
 		}
-		return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: a,
+		return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: a,
 			Reason: fmt.Sprintf("%s is not a global git option clada allows", name),
 			Advice: "allowed before the subcommand: --no-pager, -P, --literal-pathspecs, --no-optional-locks; put subcommand options after the subcommand"}
 	}
@@ -228,7 +197,7 @@ func askSubcommand(sub string) Verdict {
 	if network[sub] {
 		reason = fmt.Sprintf("git %s contacts the network", sub)
 	}
-	return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: sub, Subcommand: sub,
+	return Verdict{Outcome: Ask, Rule: rules.GitSubcommand, Arg: sub, Subcommand: sub,
 		Reason: reason,
 		Advice: "the person at the terminal is asked; read-only git needs no approval: status, diff, log, show, grep, blame, branch, tag, shortlog, describe, ls-files, ls-tree, rev-parse, rev-list, cat-file, for-each-ref, reflog, stash list/show, config --get/--list, remote -v …"}
 }
@@ -237,7 +206,7 @@ func askSubcommand(sub string) Verdict {
 // (stash pop, reflog expire, remote add), with rest, the words after it,
 // screened by [screenPrograms] like every asked subcommand.
 func askForm(sub, word string, rest []string, what, readOnly string) Verdict {
-	v := Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: word, Subcommand: sub + " " + word,
+	v := Verdict{Outcome: Ask, Rule: rules.GitSubcommand, Arg: word, Subcommand: sub + " " + word,
 		Reason: fmt.Sprintf("git %s %s %s", sub, word, what),
 		Advice: "the person at the terminal is asked; allowed without asking: " + readOnly}
 	if d := screenPrograms(sub, rest, &v); d != nil {
@@ -339,7 +308,7 @@ func (s *state) has(name string, c byte) bool {
 // check screens the arguments after the subcommand word.
 func (t *table) check(args []string) Verdict {
 	st := &state{long: map[string]bool{}, short: map[byte]bool{}}
-	deny := func(rule Rule, arg, reason, advice string) Verdict {
+	deny := func(rule rules.Rule, arg, reason, advice string) Verdict {
 		return Verdict{Outcome: Deny, Rule: rule, Arg: arg, Subcommand: t.name, Reason: reason, Advice: advice}
 	}
 	// value fetches a required value: attached, or the next word.
@@ -351,13 +320,13 @@ func (t *table) check(args []string) Verdict {
 			if lastArgDefault {
 				return "", nil
 			}
-			v := deny(RuleGitOption, a, fmt.Sprintf("%s needs a value", shown), fmt.Sprintf("write %s=<value>", shown))
+			v := deny(rules.GitOption, a, fmt.Sprintf("%s needs a value", shown), fmt.Sprintf("write %s=<value>", shown))
 			return "", &v
 		}
 		*i++
 		w := args[*i]
 		if t.hidesOption(w) {
-			v := deny(RuleGitOption, w, fmt.Sprintf("the value %q of %s looks like an option", w, shown),
+			v := deny(rules.GitOption, w, fmt.Sprintf("the value %q of %s looks like an option", w, shown),
 				fmt.Sprintf("attach the value: %s=<value> (or %s<value> for a short option)", shown, shown))
 			return "", &v
 		}
@@ -402,11 +371,11 @@ func (t *table) check(args []string) Verdict {
 					if len(matches) > 4 {
 						matches = append(matches[:4], "...")
 					}
-					return deny(RuleGitOption, a,
+					return deny(rules.GitOption, a,
 						fmt.Sprintf("--%s is an ambiguous abbreviation (--%s)", name, strings.Join(matches, ", --")),
 						"write the option in full; allowed "+t.name+" options include "+t.advice)
 				}
-				return deny(RuleGitOption, a, fmt.Sprintf("--%s is not a git %s option clada allows", name, t.name),
+				return deny(rules.GitOption, a, fmt.Sprintf("--%s is not a git %s option clada allows", name, t.name),
 					"allowed "+t.name+" options include "+t.advice)
 			}
 			shown := "--" + full
@@ -417,10 +386,10 @@ func (t *table) check(args []string) Verdict {
 			asked(o, a)
 			switch o.kind {
 			case kDeny:
-				return deny(RuleGitOption, a, shown+" "+o.reason, o.advice)
+				return deny(rules.GitOption, a, shown+" "+o.reason, o.advice)
 			case kBool:
 				if hasEq {
-					return deny(RuleGitOption, a, shown+" takes no value", "write --"+full+" without =")
+					return deny(rules.GitOption, a, shown+" takes no value", "write --"+full+" without =")
 				}
 			case kOptional:
 			case kAttached:
@@ -432,12 +401,12 @@ func (t *table) check(args []string) Verdict {
 					return *bad
 				}
 				if o.name && strings.ContainsAny(w, `/\`) {
-					return deny(RuleGitOption, a, fmt.Sprintf("the value %q of --%s goes into file names and may not contain a path separator", w, full),
+					return deny(rules.GitOption, a, fmt.Sprintf("the value %q of --%s goes into file names and may not contain a path separator", w, full),
 						"give a plain file name without / or \\")
 				}
 				if o.badValue != nil {
 					if why := o.badValue(w); why != "" {
-						return deny(RuleGitOption, a, fmt.Sprintf("--%s=%s %s", full, w, why), adviceFor[why])
+						return deny(rules.GitOption, a, fmt.Sprintf("--%s=%s %s", full, w, why), adviceFor[why])
 					}
 				}
 				st.addValue(o.kind, w)
@@ -455,12 +424,12 @@ func (t *table) check(args []string) Verdict {
 					// Every git subcommand prints its usage for -h.
 					return Verdict{Outcome: Allow, Subcommand: t.name}
 				}
-				return deny(RuleGitOption, a, fmt.Sprintf("-%c is not a git %s option clada allows", c, t.name),
+				return deny(rules.GitOption, a, fmt.Sprintf("-%c is not a git %s option clada allows", c, t.name),
 					"allowed "+t.name+" options include "+t.advice)
 			}
 			shown := "-" + string(c)
 			if o.kind == kDeny {
-				return deny(RuleGitOption, a, shown+" "+o.reason, o.advice)
+				return deny(rules.GitOption, a, shown+" "+o.reason, o.advice)
 			}
 			st.short[c] = true
 			asked(o, a)
@@ -474,7 +443,7 @@ func (t *table) check(args []string) Verdict {
 					return *bad
 				}
 				if o.name && strings.ContainsAny(w, `/\`) {
-					return deny(RuleGitOption, a, fmt.Sprintf("the value %q of %s goes into file names and may not contain a path separator", w, shown),
+					return deny(rules.GitOption, a, fmt.Sprintf("the value %q of %s goes into file names and may not contain a path separator", w, shown),
 						"give a plain file name without / or \\")
 				}
 				st.addValue(o.kind, w)
@@ -493,7 +462,7 @@ func (t *table) check(args []string) Verdict {
 		}
 	}
 	if st.ask != nil {
-		return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: st.askArg, Subcommand: t.name,
+		return Verdict{Outcome: Ask, Rule: rules.GitSubcommand, Arg: st.askArg, Subcommand: t.name,
 			Reason: fmt.Sprintf("git %s %s %s", t.name, st.askArg, st.ask.ask),
 			Advice: "the person at the terminal is asked; " + t.readAdvice(),
 			Paths:  st.paths, Writes: st.writes, Patches: st.patches}
@@ -534,7 +503,7 @@ func (s *state) addValue(k kind, w string) {
 // helpVerdict is the verdict for --help after a subcommand: git opens the
 // manual with man or a browser, as configured.
 func helpVerdict(sub, arg string) Verdict {
-	return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: arg, Subcommand: sub,
+	return Verdict{Outcome: Ask, Rule: rules.GitSubcommand, Arg: arg, Subcommand: sub,
 		Reason: fmt.Sprintf("git %s %s opens the manual with man or a browser", sub, arg),
 		Advice: fmt.Sprintf("git %s -h prints a summary of the options without asking", sub)}
 }

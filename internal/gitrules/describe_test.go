@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestDescribe: what `clada specs git` prints is what Check and Harden do.
@@ -20,7 +22,7 @@ func TestDescribe(t *testing.T) {
 	}
 	for _, ex := range d.Asked {
 		v := Check(strings.Fields(ex.Args))
-		if v.Outcome != Ask || v.Rule != RuleGitSubcommand {
+		if v.Outcome != Ask || v.Rule != rules.GitSubcommand {
 			t.Errorf("asked example git %s: Check = %v %s (%s), want ask git-subcommand", ex.Args, v.Outcome, v.Rule, v.Reason)
 		}
 		if ex.Reason == "" || ex.Reason != v.Reason {

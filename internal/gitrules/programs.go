@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // This file screens git subcommands that are not in the read-only tables
@@ -99,7 +101,7 @@ var programShort = map[string]struct {
 // appended to v for the caller to confine.
 func screenPrograms(sub string, args []string, v *Verdict) *Verdict {
 	deny := func(arg, reason, advice string) *Verdict {
-		return &Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: arg, Subcommand: sub, Reason: reason, Advice: advice}
+		return &Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: arg, Subcommand: sub, Reason: reason, Advice: advice}
 	}
 	short := programShort[sub]
 	for i := 0; i < len(args); i++ {
@@ -243,7 +245,7 @@ var (
 func screenConfig(sub, arg, val string, v *Verdict) *Verdict {
 	key, _, _ := strings.Cut(val, "=")
 	if why := cloneConfigWhy(key); why != "" {
-		return &Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: arg, Subcommand: sub,
+		return &Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: arg, Subcommand: sub,
 			Reason: fmt.Sprintf("git %s -c %s %s", sub, key, why),
 			Advice: "clone without it; the person can configure the repository afterwards"}
 	}

@@ -3,6 +3,8 @@ package gitrules
 import (
 	"fmt"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // dispatch maps subcommands whose first word selects a mode (git remote
@@ -52,13 +54,13 @@ func checkReflog(args []string) Verdict {
 			if len(args) == 1 {
 				return Verdict{Outcome: Allow, Subcommand: "reflog list"}
 			}
-			return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: args[1], Subcommand: "reflog list",
+			return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: args[1], Subcommand: "reflog list",
 				Reason: "git reflog list takes no arguments", Advice: "write git reflog list"}
 		case "exists":
 			if len(args) == 2 && !strings.HasPrefix(args[1], "-") {
 				return Verdict{Outcome: Allow, Subcommand: "reflog exists"}
 			}
-			return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: w, Subcommand: "reflog exists",
+			return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: w, Subcommand: "reflog exists",
 				Reason: "git reflog exists takes one ref", Advice: "write git reflog exists <ref>"}
 		case "expire", "delete", "drop":
 			return askForm("reflog", w, args[1:], "deletes reflog entries", "git reflog, git reflog show <ref>")
@@ -83,7 +85,7 @@ func checkRemote(args []string) Verdict {
 	}
 	w, rest := args[i], args[i+1:]
 	if strings.HasPrefix(w, "-") {
-		return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: w, Subcommand: "remote",
+		return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: w, Subcommand: "remote",
 			Reason: fmt.Sprintf("%s is not a git remote option clada allows", w),
 			Advice: "list remotes with git remote -v, or git remote get-url <name>"}
 	}
@@ -95,14 +97,14 @@ func checkRemote(args []string) Verdict {
 			switch {
 			case a == "--push" || a == "--all":
 			case strings.HasPrefix(a, "-"):
-				return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: a, Subcommand: "remote get-url",
+				return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: a, Subcommand: "remote get-url",
 					Reason: fmt.Sprintf("%s is not a git remote get-url option", a), Advice: "write git remote get-url [--push] [--all] <name>"}
 			default:
 				names = append(names, a)
 			}
 		}
 		if len(names) != 1 {
-			return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: "get-url", Subcommand: "remote get-url",
+			return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: "get-url", Subcommand: "remote get-url",
 				Reason: "git remote get-url takes one remote name", Advice: "write git remote get-url <name>"}
 		}
 		return Verdict{Outcome: Allow, Subcommand: "remote get-url",
@@ -114,7 +116,7 @@ func checkRemote(args []string) Verdict {
 			case a == "-n":
 				offline = true
 			case strings.HasPrefix(a, "-"):
-				return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: a, Subcommand: "remote show",
+				return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: a, Subcommand: "remote show",
 					Reason: fmt.Sprintf("%s is not a git remote show option", a), Advice: "write git remote show -n <name>"}
 			}
 		}
@@ -174,7 +176,7 @@ func checkNotes(args []string) Verdict {
 		i++
 	}
 	if i > len(args) {
-		return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: "--ref", Subcommand: "notes",
+		return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: "--ref", Subcommand: "notes",
 			Reason: "--ref needs a value", Advice: "write git notes --ref=<ref> list"}
 	}
 	rest := args[i:]
@@ -186,7 +188,7 @@ func checkNotes(args []string) Verdict {
 		if len(rest) <= 2 && (len(rest) == 1 || !strings.HasPrefix(rest[1], "-")) {
 			return Verdict{Outcome: Allow, Subcommand: "notes " + w}
 		}
-		return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: rest[len(rest)-1], Subcommand: "notes " + w,
+		return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: rest[len(rest)-1], Subcommand: "notes " + w,
 			Reason: fmt.Sprintf("git notes %s takes at most one object", w), Advice: fmt.Sprintf("write git notes %s [<object>]", w)}
 	default:
 		return askForm("notes", w, rest[1:], "changes notes", "git notes list, git notes show [<object>]")
@@ -203,7 +205,7 @@ func checkSymbolicRef(args []string) Verdict {
 			return askForm("symbolic-ref", a, nil, "changes a symbolic ref", "git symbolic-ref <name>")
 		default:
 			if strings.HasPrefix(a, "-") {
-				return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: a, Subcommand: "symbolic-ref",
+				return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: a, Subcommand: "symbolic-ref",
 					Reason: fmt.Sprintf("%s is not a git symbolic-ref option clada allows", a),
 					Advice: "write git symbolic-ref [--short] [-q] <name>"}
 			}
@@ -234,7 +236,7 @@ func checkVersion(args []string) Verdict {
 	if len(args) == 0 || (len(args) == 1 && args[0] == "--build-options") {
 		return Verdict{Outcome: Allow, Subcommand: "version"}
 	}
-	return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: args[0], Subcommand: "version",
+	return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: args[0], Subcommand: "version",
 		Reason: fmt.Sprintf("git version takes no argument %q", args[0]), Advice: "write git version"}
 }
 
@@ -266,11 +268,11 @@ var configActions = map[string]bool{
 func checkConfig(args []string) Verdict {
 	const reads = "git config --get <name>, git config --list, git config --get-regexp <regexp>"
 	bad := func(arg, reason string) Verdict {
-		return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: arg, Subcommand: "config", Reason: reason,
+		return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: arg, Subcommand: "config", Reason: reason,
 			Advice: "allowed without asking: " + reads}
 	}
 	write := func(arg string) Verdict {
-		return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: arg, Subcommand: "config",
+		return Verdict{Outcome: Ask, Rule: rules.GitSubcommand, Arg: arg, Subcommand: "config",
 			Reason: "git config " + arg + " changes git configuration, which can name programs for git to run",
 			Advice: "the person at the terminal is asked; allowed without asking: " + reads}
 	}
@@ -335,7 +337,7 @@ func checkConfig(args []string) Verdict {
 			cr.Scope, cr.File = "file", val
 			paths = append(paths, val)
 		case "--blob":
-			return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: a, Subcommand: "config",
+			return Verdict{Outcome: Ask, Rule: rules.GitSubcommand, Arg: a, Subcommand: "config",
 				Reason: "git config --blob reads configuration from a repository object clada cannot look into for credentials",
 				Advice: "the person at the terminal is asked; allowed without asking: " + reads}
 		case "--includes":
@@ -343,7 +345,7 @@ func checkConfig(args []string) Verdict {
 			// to; told to, it reads whatever path an [include] of a
 			// file the model wrote names, outside the project too, and
 			// prints it as configuration.
-			return Verdict{Outcome: Deny, Rule: RuleGitOption, Arg: a, Subcommand: "config",
+			return Verdict{Outcome: Deny, Rule: rules.GitOption, Arg: a, Subcommand: "config",
 				Reason: "git config --includes follows the [include] paths of the file it reads, which may name any file outside the project, and prints that file as configuration",
 				Advice: "read the file itself without --includes (git config --file F --list), or the configuration git uses (git config --list, which follows your own includes)"}
 		case "--name-only":
@@ -405,7 +407,7 @@ func checkConfig(args []string) Verdict {
 // askCredential is the Ask for reading a configuration entry that may hold
 // a credential.
 func askCredential(name, why string) Verdict {
-	return Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: name, Subcommand: "config",
+	return Verdict{Outcome: Ask, Rule: rules.GitSubcommand, Arg: name, Subcommand: "config",
 		Reason: fmt.Sprintf("git config would print %s: %s", name, why),
 		Advice: "the person at the terminal is asked; other configuration is readable without asking"}
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // kind says how an option takes its value.
@@ -359,7 +361,7 @@ var (
 			"no-notes": b(), "notes": o(), "right-only": b(),
 		}), diffShort(), "--creation-factor=<n>, --no-dual-color, --stat")
 		t.finish = func(*state) *Verdict {
-			return &Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: "range-diff",
+			return &Verdict{Outcome: Ask, Rule: rules.GitSubcommand, Arg: "range-diff",
 				Reason: "git range-diff runs git log in a child process without --no-textconv, so the textconv programs named in git configuration run on the diffs",
 				Advice: "compare the commits with git log -p or git diff A B, which clada runs with textconv off; otherwise the person is asked"}
 		}
@@ -692,7 +694,7 @@ var (
 			if st.ask != nil || st.has("dry-run", 'n') {
 				return nil
 			}
-			return &Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: "clean",
+			return &Verdict{Outcome: Ask, Rule: rules.GitSubcommand, Arg: "clean",
 				Reason: "git clean without -n deletes untracked files, which git cannot restore",
 				Advice: "git clean -n lists what would be removed without asking; deleting needs the person's approval"}
 		}
@@ -765,7 +767,7 @@ func refNameFinish(sub, creates, shorts string, longs ...string) func(*state) *V
 			}
 		}
 		w := st.positionals[0]
-		return &Verdict{Outcome: Ask, Rule: RuleGitSubcommand, Arg: w,
+		return &Verdict{Outcome: Ask, Rule: rules.GitSubcommand, Arg: w,
 			Reason: fmt.Sprintf("git %s %s %s", sub, w, creates),
 			Advice: fmt.Sprintf("list with git %s --list <pattern> without asking; creating needs the person's approval", sub)}
 	}

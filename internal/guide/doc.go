@@ -5,7 +5,7 @@
 // the person to paste into the model's system prompt.
 //
 // The text is generated, never written by hand: the refusals come from
-// [gateway.Rules], the same list docs/rules.md is checked against, and the
+// [rules.All], the same list docs/rules.md is checked against, and the
 // rest from the project's configuration ([FromProject]), so it cannot
 // drift from what clada does. It stays under 60 lines.
 //

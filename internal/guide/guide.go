@@ -7,24 +7,25 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clada/clada/internal/gateway"
+	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/gitrules"
 	"github.com/clada/clada/internal/project"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/runner"
 )
 
 // Input is what the instructions say about one project. Zero values give
 // the instructions for a project with clada's defaults and no approvals.
 type Input struct {
-	Rules     []gateway.RuleInfo // the rules; nil means gateway.Rules()
-	Programs  []string           // programs whose specs allow them without asking, sorted ("go (doc, env, …)" for one with subcommands)
-	Runners   []string           // project runners whose specs ask until the person consents, sorted ("make", "go test")
-	Git       []string           // git subcommands allowed without asking, sorted
-	Allowed   []string           // the person's allowed patterns, as written
-	Untrusted bool               // every command is asked
-	Timeout   time.Duration      // per command; 0 means runner.DefaultTimeout
-	MaxOutput int64              // bytes; 0 means runner.DefaultMaxOutput
-	Base      string             // where dir and paths are relative to, slash-separated; "" for the project root
+	Rules     []rules.Info  // the rules; nil means rules.All()
+	Programs  []string      // programs whose specs allow them without asking, sorted ("go (doc, env, …)" for one with subcommands)
+	Runners   []string      // project runners whose specs ask until the person consents, sorted ("make", "go test")
+	Git       []string      // git subcommands allowed without asking, sorted
+	Allowed   []string      // the person's allowed patterns, as written
+	Untrusted bool          // every command is asked
+	Timeout   time.Duration // per command; 0 means runner.DefaultTimeout
+	MaxOutput int64         // bytes; 0 means runner.DefaultMaxOutput
+	Base      string        // where dir and paths are relative to, slash-separated; "" for the project root
 	// Installed reports whether a program is installed here; the lists
 	// of programs and runners leave out the ones that are not (a model
 	// cannot use them here anyway). nil counts every program.
@@ -73,26 +74,26 @@ func installedOnly(list []string, installed func(string) bool) []string {
 
 // shellRules are the parser's rules that, without compose, all say the
 // same: a RUN block is one command without shell syntax.
-var shellRules = map[string]bool{"shell-syntax": true, "cd": true, "redirect": true, "expansion": true,
-	"substitution": true, "glob": true, "assignment": true, "builtin": true}
+var shellRules = map[rules.Rule]bool{rules.ShellSyntax: true, rules.Cd: true, rules.Redirect: true, rules.Expansion: true,
+	rules.Substitution: true, rules.Glob: true, rules.Assignment: true, rules.Builtin: true}
 
 // Applies reports whether the refusal rule code can be met with in, so
 // that the instructions list it: rules of another system, and those of
 // compositions when RUN blocks take none, are left out; without compose
 // the shell rules are one line of their own.
-func Applies(in Input, code string) bool {
+func Applies(in Input, code rules.Rule) bool {
 	sys := in.OS
 	if sys == "" {
 		sys = runtime.GOOS
 	}
 	switch {
-	case code == gateway.RuleError:
+	case code == rules.Error:
 		return false
-	case code == "backslash":
+	case code == rules.Backslash:
 		return sys == "windows"
-	case code == "option-after-operand":
+	case code == rules.OptionAfterOperand:
 		return sys == "darwin" || sys == "freebsd"
-	case code == "redirect-target" || shellRules[code]:
+	case code == rules.RedirectTarget || shellRules[code]:
 		return in.Compose
 	}
 	return true
@@ -128,9 +129,9 @@ func FromProject(p *project.Project, untrusted bool) Input {
 // Text returns the instructions, one block of Markdown-free plain text
 // ending in a newline.
 func Text(in Input) string {
-	rules := in.Rules
-	if rules == nil {
-		rules = gateway.Rules()
+	list := in.Rules
+	if list == nil {
+		list = rules.All()
 	}
 	timeout := in.Timeout
 	if timeout <= 0 {
@@ -173,12 +174,12 @@ func Text(in Input) string {
 		line("  with literal paths, dir= for where it runs, a TASKS group for steps that depend on each other.")
 	}
 	var asked []string
-	for _, r := range rules {
+	for _, r := range list {
 		switch {
-		case r.Decision == "deny" && Applies(in, r.Code):
-			line("- %s: %s. Instead: %s.", r.Code, r.Trigger, r.Advice)
+		case r.Decision == "deny" && Applies(in, r.Rule):
+			line("- %s: %s. Instead: %s.", r.Rule, r.Trigger, r.Advice)
 		case strings.Contains(r.Decision, "ask"):
-			asked = append(asked, r.Code)
+			asked = append(asked, string(r.Rule))
 		}
 	}
 	line("")
@@ -228,18 +229,9 @@ func quoteAll(ps []string) string {
 	return strings.Join(q, ", ")
 }
 
-// duration writes a timeout as a person would: 60s, 5m, 1h30m.
-func duration(d time.Duration) string {
-	switch {
-	case d%time.Second == 0 && d <= 2*time.Minute:
-		return fmt.Sprintf("%ds", d/time.Second)
-	case d%time.Hour == 0:
-		return fmt.Sprintf("%dh", d/time.Hour)
-	case d%time.Minute == 0:
-		return fmt.Sprintf("%dm", d/time.Minute)
-	}
-	return d.Round(time.Second).String()
-}
+// duration writes a timeout as config.toml does (approve.FormatDuration),
+// to the second: 60s, 5m, 1h30m.
+func duration(d time.Duration) string { return approve.FormatDuration(d.Round(time.Second)) }
 
 // size writes a byte count with the largest unit that divides it.
 func size(n int64) string {

@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clada/clada/internal/gateway"
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/clada/clada/internal/gitrules"
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
-	"github.com/google/go-cmp/cmp"
 )
 
 // defaults is the Input of a project with clada's defaults.
@@ -44,24 +45,24 @@ func TestTextRules(t *testing.T) {
 	t.Parallel()
 	text := Text(defaults(t))
 	needs := text[strings.Index(text, "Everything else needs a person"):]
-	for _, r := range gateway.Rules() {
+	for _, r := range rules.All() {
 		switch {
-		case r.Code == gateway.RuleError:
+		case r.Rule == rules.Error:
 			if strings.Contains(text, "- error:") {
 				t.Errorf("the instructions list the internal rule error")
 			}
-		case r.Decision == "deny" && shellRules[r.Code]:
-			if !strings.Contains(text, "- "+ShellLine+": no shell") || strings.Contains(text, "- "+r.Code+": ") {
-				t.Errorf("without compose, %s is not in the one line of shell rules", r.Code)
+		case r.Decision == "deny" && shellRules[r.Rule]:
+			if !strings.Contains(text, "- "+ShellLine+": no shell") || strings.Contains(text, "- "+string(r.Rule)+": ") {
+				t.Errorf("without compose, %s is not in the one line of shell rules", r.Rule)
 			}
 		case r.Decision == "deny":
-			want := fmt.Sprintf("- %s: %s. Instead: %s.\n", r.Code, r.Trigger, r.Advice)
-			if Applies(defaults(t), r.Code) != strings.Contains(text, want) {
-				t.Errorf("refusal %s: listed %v, applies here %v", r.Code, strings.Contains(text, want), Applies(defaults(t), r.Code))
+			want := fmt.Sprintf("- %s: %s. Instead: %s.\n", r.Rule, r.Trigger, r.Advice)
+			if Applies(defaults(t), r.Rule) != strings.Contains(text, want) {
+				t.Errorf("refusal %s: listed %v, applies here %v", r.Rule, strings.Contains(text, want), Applies(defaults(t), r.Rule))
 			}
 		case strings.Contains(r.Decision, "ask"):
-			if !strings.Contains(needs, r.Code) {
-				t.Errorf("the instructions do not name %s among what needs a person", r.Code)
+			if !strings.Contains(needs, string(r.Rule)) {
+				t.Errorf("the instructions do not name %s among what needs a person", r.Rule)
 			}
 		}
 	}

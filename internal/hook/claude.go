@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/clada/clada/internal/gateway"
-	"github.com/clada/clada/internal/parser"
 )
 
 // ClaudeCode answers Claude Code's PreToolUse command hook: the JSON
@@ -111,7 +110,7 @@ func ClaudeCode(in io.Reader, out, stderr io.Writer, env Env) int {
 	if a.Decision == gateway.Ask && !personAsks {
 		o.Reason = a.Reason + claudeNextStep
 		if a.Result != nil && len(a.Result.Argv) > 0 && a.Result.Composite == nil {
-			o.Reason += fmt.Sprintf(" or approve it for good with `clada allow %s` in the project", parser.QuoteWord(parser.Quote(a.Result.Argv)))
+			o.Reason += fmt.Sprintf(" or approve it for good with `%s` in the project", gateway.AllowCommand(a.Result.Argv))
 		}
 	}
 	if a.Decision != gateway.Allow {

@@ -70,7 +70,7 @@ func FuzzInstallUninstall(f *testing.F) {
 		if err != nil {
 			t.Fatalf("after uninstall the file does not parse: %v\n%s", err, after)
 		}
-		if len(ours(after, root, agents["claude-code"], "claude-code")) > 0 {
+		if len(ours(after, root, mustAgent(t, "claude-code").settings, "claude-code")) > 0 {
 			t.Fatalf("a clada hook is left:\n%s", after)
 		}
 	})

@@ -40,9 +40,6 @@ func GeminiPolicyPath(home string) string {
 // rewritePrefix is how a rewritten line starts: self, written as
 // [Answer.Rewrite] writes it, and " exec".
 func rewritePrefix(self string) string {
-	if portableWord(self) {
-		return portableQuote(self) + " exec"
-	}
 	return ShellQuote([]string{self}) + " exec"
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/clada/clada/internal/gateway"
 	"github.com/clada/clada/internal/parser"
 	"github.com/clada/clada/internal/project"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/specs"
 )
 
@@ -145,7 +146,7 @@ func Decide(req Request) Answer {
 	a.Root = p.Root
 	if p.Base == "" && !sameDir(p.Root, req.Dir) {
 		a.Reason = fmt.Sprintf("clada denied this command (rule %s) `%s`: the shell is in %s, outside the project root %s. Do instead: run commands in the project; ask the person to start the agent's shell there again",
-			specs.RulePathOutsideRoot, req.Dir, req.Dir, p.Root)
+			rules.PathOutsideRoot, req.Dir, req.Dir, p.Root)
 		return a
 	}
 	g, err := p.DecideGateway() // clada exec decides again and runs
@@ -174,7 +175,7 @@ func Decide(req Request) Answer {
 		e := p.LogEntry(decisionlog.EntryHook, req.Agent, r)
 		e.Decision = string(a.Decision)
 		if a.Decision != r.Decision {
-			e.Rule, e.Reason = gateway.RuleSelfExec, a.Reason
+			e.Rule, e.Reason = string(rules.SelfExec), a.Reason
 		}
 		_ = p.Log(e)
 	}()
@@ -183,7 +184,7 @@ func Decide(req Request) Answer {
 		// what needs approval: refuse now and say how to be asked.
 		a.Decision = gateway.Deny
 		a.Reason = fmt.Sprintf("clada denied this command (rule %s): it runs clada exec of a command that needs approval (%s), and clada exec never runs what needs approval. Do instead: write the command without clada exec, so that the person is asked",
-			gateway.RuleSelfExec, why(r))
+			rules.SelfExec, why(r))
 		return a
 	}
 	a.Reason = reason(r)
@@ -255,7 +256,7 @@ func reason(r *gateway.Result) string {
 // not have.
 func hookAdvice(r *gateway.Result) string {
 	switch r.Rule {
-	case "shell-syntax", "builtin", gateway.RuleCSLSyntax:
+	case "shell-syntax", "builtin", rules.CSLSyntax:
 		return "write commands without shell logic: pipes, `&&`, `||`, `;`, `cd DIR && …` and redirections to files in the project are accepted; " +
 			"loops, conditionals, subshells, groups and `&` are not, so run the steps one at a time"
 	case "redirect":
@@ -267,7 +268,7 @@ func hookAdvice(r *gateway.Result) string {
 			return r.Advice
 		}
 		return "write the value out literally (for $HOME write the path; for a directory, `cd DIR && …`)"
-	case string(parser.RuleArgTooLong):
+	case rules.ArgTooLong:
 		return "pass large content in a file inside the project, written with your file-writing tool"
 	}
 	return toolWords.Replace(r.Advice)
@@ -309,7 +310,7 @@ func (a Answer) Rewrite(self string) string {
 	b.WriteString(rewritePrefix(self))
 	opt := func(name, val string) {
 		if portableWord(val) {
-			b.WriteString(" --" + name + " " + portableQuote(val))
+			b.WriteString(" --" + name + " " + ShellQuote([]string{val}))
 		} else {
 			b.WriteString(" --" + name + "64 " + gateway.EncodeLine(val))
 		}
@@ -324,9 +325,7 @@ func (a Answer) Rewrite(self string) string {
 	}
 	if a.Result.Composite == nil && !slices.ContainsFunc(a.Result.Argv, func(w string) bool { return !portableWord(w) }) {
 		b.WriteString(" --")
-		for _, w := range a.Result.Argv {
-			b.WriteString(" " + portableQuote(w))
-		}
+		b.WriteString(" " + ShellQuote(a.Result.Argv))
 		return b.String()
 	}
 	// A composition, or a word some shell would read differently, reaches
@@ -364,21 +363,7 @@ func (a Answer) asWritten() bool {
 // % once), what PowerShell reads as syntax (, is an array, @ splats, $
 // and () and ; and `), history expansion (!) of interactive shells, and
 // every glob and quote character.
-func plainWord(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("_./:+-", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
+func plainWord(s string) bool { return parser.BareWord(s, "_./:+-") }
 
 // quotableWord reports whether s, inside single quotes, means the same
 // to every shell an agent may use: no single quote (and none of the
@@ -405,15 +390,6 @@ func quotableWord(s string) bool {
 // portableWord reports whether s can be written so that every shell an
 // agent may use reads it back as s: plain, or quotable.
 func portableWord(s string) bool { return plainWord(s) || quotableWord(s) }
-
-// portableQuote writes a [portableWord]: as it is when plain, else in
-// single quotes.
-func portableQuote(s string) string {
-	if plainWord(s) {
-		return s
-	}
-	return "'" + s + "'"
-}
 
 // plainText splits text, a command as the model wrote it, into its words
 // when every shell an agent may use reads it the same: words separated by
@@ -448,11 +424,16 @@ func plainText(text string) (words []string, ok bool) {
 	return words, len(words) > 0
 }
 
-// ShellQuote joins words into a command line that a POSIX shell (bash,
-// zsh, dash, sh) splits back into exactly these words: a word of plain
-// characters as it is, any other in single quotes, with ' written as
-// '\”. Single quotes keep every other byte, newlines and backslashes
-// included; the words clada allows contain no NUL.
+// ShellQuote joins words into a command line for the agent's shell: a
+// [plainWord] as it is, any other in single quotes ([parser.SingleQuote]).
+// A POSIX shell (bash, zsh, dash, sh) splits it back
+// into exactly these words; so does every shell an agent may use (fish
+// and PowerShell too) when each word is a [portableWord], which is how
+// [Answer.Rewrite] uses it. It is not [parser.Quote], which writes bash
+// for clada's own parser and for people, and leaves words bare (%self,
+// a=b, x,y) that zsh, fish or PowerShell read otherwise; nor
+// syntax.Quote, whose $'…' fish and dash do not read and whose bare
+// %self fish expands.
 func ShellQuote(words []string) string {
 	var b strings.Builder
 	for i, w := range words {
@@ -463,9 +444,7 @@ func ShellQuote(words []string) string {
 			b.WriteString(w)
 			continue
 		}
-		b.WriteByte('\'')
-		b.WriteString(strings.ReplaceAll(w, "'", `'\''`))
-		b.WriteByte('\'')
+		b.WriteString(parser.SingleQuote(w))
 	}
 	return b.String()
 }

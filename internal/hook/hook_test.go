@@ -155,6 +155,64 @@ func TestRewriteInEveryShell(t *testing.T) {
 	}
 }
 
+// TestRewriteSelfInEveryShell: a clada whose path is not a plain word
+// (a space, a quote, a % or = that zsh and fish expand at a word's start)
+// is quoted by ShellQuote so that every shell runs that clada; the
+// rewritten line still hands it the decided words.
+func TestRewriteSelfInEveryShell(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("POSIX shells")
+	}
+	base := t.TempDir()
+	words := []string{"grep", "-n", "a b", "%self", "x,y"}
+	found := 0
+	for _, sub := range []string{"my tools", "it's", "%self", "=x", "a,b"} {
+		dir := filepath.Join(base, sub)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		self := filepath.Join(dir, "args")
+		if err := os.WriteFile(self, []byte("#!/bin/sh\nprintf '%s\\037' \"$@\"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, sh := range shellCases {
+			path, err := exec.LookPath(sh[0])
+			if err != nil {
+				if os.Getenv("CI") != "" {
+					t.Errorf("%s is not installed; .ci/run installs it", sh[0])
+				}
+				continue
+			}
+			found++
+			a := Answer{Decision: gateway.Allow, Root: "/src/app", Dir: "/src/app",
+				Result: &gateway.Result{Argv: words, Command: parser.Quote(words)}}
+			line := a.Rewrite(self)
+			out, err := exec.Command(path, append(slices.Clone(sh[1:]), line)...).Output()
+			if err != nil {
+				t.Errorf("%s %q: %v", sh, line, err)
+				continue
+			}
+			got := strings.Split(strings.TrimSuffix(string(out), "\x1f"), "\x1f")
+			x, err := gateway.ParseExec(got[1:])
+			if err != nil || got[0] != "exec" {
+				t.Errorf("%s %q: clada got %q (%v)", sh, line, got, err)
+				continue
+			}
+			argv := x.Argv
+			if x.Line != "" {
+				argv, _ = parser.Command(x.Line)
+			}
+			if !slices.Equal(argv, words) {
+				t.Errorf("%s %q: argv %q, want %q", sh, line, argv, words)
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no shell found")
+	}
+}
+
 // TestPlainText: the text Cursor runs as written is allowed as written
 // only when every shell reads it as the same words.
 func TestPlainText(t *testing.T) {

@@ -3,12 +3,14 @@ package hook
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/clada/clada/internal/atomicfile"
 	"github.com/clada/clada/internal/parser"
 	"github.com/clada/clada/internal/specs"
 )
@@ -35,19 +37,21 @@ type settings struct {
 	// directory it starts in, not in the directories above it, so a
 	// project install run from a subdirectory installs there too.
 	startDir bool
-	title    string // the agent's name as people know it
 }
 
 // ReadsStartDir reports whether agent reads the project's settings file
 // only in the directory it was started in (Claude Code 2.1.332, Gemini
 // CLI: not in the directories above it), so that a project install must
 // also go where the person starts it.
-func ReadsStartDir(agent string) bool { return agents[agent].startDir }
+func ReadsStartDir(name string) bool {
+	a, _ := agentNamed(name)
+	return a.startDir
+}
 
 // WhereRead says, for the person, where agent reads the settings file
 // install writes.
-func WhereRead(agent string) string {
-	s, ok := agents[agent]
+func WhereRead(name string) string {
+	s, ok := agentNamed(name)
 	if !ok {
 		return ""
 	}
@@ -62,10 +66,23 @@ type topMember struct {
 	val any
 }
 
-// agents are the agents clada installs hooks for, by the name clada hook
-// takes.
-var agents = map[string]settings{
-	"claude-code": {
+// agent is one agent clada has a hook for.
+type agent struct {
+	name  string // the name clada hook takes: "claude-code"
+	title string // the agent's name as people know it: "Claude Code"
+	// answer answers the agent's pre-command hook (clada hook NAME).
+	answer func(in io.Reader, out, stderr io.Writer, env Env) int
+	// envMark is the NAME=value the agent sets in the environment of
+	// the commands its shell runs; "" when it sets none clada knows.
+	envMark string
+	settings
+}
+
+// agents is clada's one table of agents, in the order clada hook's help
+// lists them: the hook that answers each, the settings file install
+// changes, and how its commands are recognised.
+var agents = []agent{
+	{name: "claude-code", title: "Claude Code", answer: ClaudeCode, envMark: "CLAUDECODE=1", settings: settings{
 		project: ".claude/settings.json", user: ".claude/settings.json", event: "PreToolUse", grouped: true,
 		entry: func(cmd string) any {
 			// Bash and Monitor: Claude Code's Monitor tool runs a shell
@@ -80,22 +97,59 @@ var agents = map[string]settings{
 			return m != nil && m.kind == kString && m.str == claudeMatcher && f != nil && f.kind == kString && f.str == "block"
 		},
 		startDir: true,
-		title:    "Claude Code",
-	},
-	"gemini": {
+	}},
+	{name: "gemini", title: "Gemini CLI", answer: Gemini, envMark: "GEMINI_CLI=1", settings: settings{
 		project: ".gemini/settings.json", user: ".gemini/settings.json", event: "BeforeTool", grouped: true,
 		entry: func(cmd string) any {
 			return geminiGroup{Matcher: "run_shell_command", Hooks: []geminiHook{{Name: "clada", Type: "command", Command: cmd, Timeout: 30000}}}
 		},
 		startDir: true,
-		title:    "Gemini CLI",
-	},
-	"cursor": {
+	}},
+	{name: "cursor", title: "Cursor", answer: Cursor, settings: settings{
 		project: ".cursor/hooks.json", user: ".cursor/hooks.json", event: "beforeShellExecution",
 		entry: func(cmd string) any { return cursorHook{Command: cmd} },
-		title: "Cursor",
 		top:   []topMember{{"version", 1}},
-	},
+	}},
+}
+
+// agentNamed returns the agent clada hook calls name; ok is false for an
+// agent clada has no hook for.
+func agentNamed(name string) (a agent, ok bool) {
+	for _, a := range agents {
+		if a.name == name {
+			return a, true
+		}
+	}
+	return agent{}, false
+}
+
+// Hook is an agent's pre-command hook, for clada hook NAME.
+type Hook struct {
+	Name   string // "claude-code"
+	Title  string // "Claude Code"
+	Answer func(in io.Reader, out, stderr io.Writer, env Env) int
+}
+
+// Hooks returns the agents clada answers the hook of, in the order its
+// help lists them (claude-code, gemini, cursor).
+func Hooks() []Hook {
+	hs := make([]Hook, len(agents))
+	for i, a := range agents {
+		hs[i] = Hook{Name: a.name, Title: a.title, Answer: a.answer}
+	}
+	return hs
+}
+
+// AgentFromEnv names the agent whose shell started clada, from the
+// variable each agent sets for the commands it runs (CLAUDECODE=1 for
+// Claude Code, GEMINI_CLI=1 for Gemini CLI); "" when none is set.
+func AgentFromEnv(getenv func(string) string) string {
+	for _, a := range agents {
+		if k, v, ok := strings.Cut(a.envMark, "="); ok && getenv(k) == v {
+			return a.name
+		}
+	}
+	return ""
 }
 
 type claudeGroup struct {
@@ -132,8 +186,8 @@ type cursorHook struct {
 // Agents returns the names of the agents clada has a hook for, sorted.
 func Agents() []string {
 	names := make([]string, 0, len(agents))
-	for n := range agents {
-		names = append(names, n)
+	for _, a := range agents {
+		names = append(names, a.name)
 	}
 	slices.Sort(names)
 	return names
@@ -154,7 +208,7 @@ type InstallOptions struct {
 
 // Path returns the settings file o names.
 func (o InstallOptions) Path() (string, error) {
-	s, ok := agents[o.Agent]
+	s, ok := agentNamed(o.Agent)
 	if !ok {
 		return "", fmt.Errorf("no hook for %q: clada has hooks for %s", o.Agent, strings.Join(Agents(), ", "))
 	}
@@ -200,7 +254,8 @@ func Install(o InstallOptions) (path string, changed bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	s := agents[o.Agent]
+	a, _ := agentNamed(o.Agent)
+	s := a.settings
 	data, root, err := readSettings(path)
 	if err != nil {
 		return path, false, err
@@ -307,7 +362,8 @@ func Uninstall(o InstallOptions) (path string, removed int, err error) {
 	if err != nil {
 		return "", 0, err
 	}
-	s := agents[o.Agent]
+	a, _ := agentNamed(o.Agent)
+	s := a.settings
 	data, root, err := readSettings(path)
 	if err != nil || root == nil {
 		return path, 0, err
@@ -437,32 +493,17 @@ func checkWritten(path string, data []byte, s settings, agent string, want bool)
 	return nil
 }
 
-// writeAtomic replaces path with data through a temporary file in the
-// same directory, keeping the file's permissions (0644 for a new file);
-// when path is a symbolic link, the file it points to is replaced.
+// writeAtomic replaces path with data (atomicfile), keeping the file's
+// permissions (0644 for a new file) and creating its directory; when
+// path is a symbolic link, the file it points to is replaced.
 func writeAtomic(path string, data []byte) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real // a linked settings file (dotfiles) stays linked
 	}
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".clada-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	err = errors.Join(err, f.Chmod(mode), f.Close())
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.Write(path, data, atomicfile.Options{Perm: atomicfile.Perm(path, 0o644)}); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

@@ -257,7 +257,7 @@ func TestInstallNewFile(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the new file does not parse: %v", err)
 			}
-			if len(ours([]byte(readFile(t, path)), root, agents[tt.agent], tt.agent)) != 1 {
+			if len(ours([]byte(readFile(t, path)), root, mustAgent(t, tt.agent).settings, tt.agent)) != 1 {
 				t.Errorf("the new file has no clada hook:\n%s", readFile(t, path))
 			}
 			if _, n, err := Uninstall(o); err != nil || n != 1 {
@@ -423,6 +423,61 @@ func TestInstallUnknownAgent(t *testing.T) {
 	o := installOpts(t, "vim")
 	if _, _, err := Install(o); err == nil || !strings.Contains(err.Error(), "claude-code, cursor, gemini") {
 		t.Errorf("Install of an unknown agent: %v", err)
+	}
+}
+
+// mustAgent returns the agent of clada's table called name.
+func mustAgent(t testing.TB, name string) agent {
+	t.Helper()
+	a, ok := agentNamed(name)
+	if !ok {
+		t.Fatalf("no agent %q", name)
+	}
+	return a
+}
+
+// TestAgentTable: every agent of the one table has what clada hook, its
+// install and the decision log need, under a name no other agent has.
+func TestAgentTable(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, a := range agents {
+		if a.name == "" || a.title == "" || a.answer == nil || a.entry == nil || a.project == "" || a.user == "" || a.event == "" {
+			t.Errorf("agent %+v lacks a field", a.name)
+		}
+		if seen[a.name] {
+			t.Errorf("agent %q is in the table twice", a.name)
+		}
+		seen[a.name] = true
+	}
+	var names []string
+	for _, h := range Hooks() {
+		names = append(names, h.Name)
+	}
+	if got := strings.Join(names, " "); got != "claude-code gemini cursor" {
+		t.Errorf("Hooks() = %s, want the help's order claude-code gemini cursor", got)
+	}
+	if _, ok := agentNamed("codex"); ok {
+		t.Error("agentNamed found an agent clada has no hook for")
+	}
+}
+
+func TestAgentFromEnv(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"CLAUDECODE": "1"}, "claude-code"},
+		{map[string]string{"GEMINI_CLI": "1"}, "gemini"},
+		{map[string]string{"CLAUDECODE": "0"}, ""},
+		{map[string]string{"CURSOR": "1"}, ""},
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		if got := AgentFromEnv(func(k string) string { return tt.env[k] }); got != tt.want {
+			t.Errorf("AgentFromEnv(%v) = %q, want %q", tt.env, got, tt.want)
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/clada/clada/internal/gateway"
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestScratchDirs: under clada hook claude-code, a read of Claude Code's
@@ -71,7 +72,7 @@ func TestScratchDirs(t *testing.T) {
 		{"", "tail -5 " + out},
 	} {
 		a := Decide(Request{Command: tt.cmd, Dir: root, Root: root, Agent: tt.agent})
-		if a.Decision != gateway.Ask || a.Result == nil || a.Result.Rule != gateway.RuleReadOutside || a.Scratch != "" {
+		if a.Decision != gateway.Ask || a.Result == nil || a.Result.Rule != rules.ReadOutside || a.Scratch != "" {
 			t.Errorf("agent %q: %s: %s (%s), want ask (read-outside)", tt.agent, tt.cmd, a.Decision, a.Reason)
 		}
 	}

@@ -420,7 +420,7 @@ func (s *Server) check(ctx context.Context, req *mcp.CallToolRequest, in checkIn
 	}
 	r := g.Check(in.Command, in.Dir)
 	s.logDecision(req, r)
-	out := checkOutput{Decision: string(r.Decision), Rule: r.Rule, Reason: r.Reason, Advice: r.Advice, Argv: r.Argv, Word: r.Word}
+	out := checkOutput{Decision: string(r.Decision), Rule: string(r.Rule), Reason: r.Reason, Advice: r.Advice, Argv: r.Argv, Word: r.Word}
 	if out.Argv == nil {
 		out.Argv = []string{}
 	}
@@ -479,7 +479,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in runInput)
 	}
 	x := s.p.ExecOptions(project.RunOptions{TrustAll: s.o.TrustAll, Timeout: timeout, MaxOutput: maxOutput, Getenv: s.o.Getenv}, s.log)
 	x.Sandbox = s.sb
-	by := r.Rule
+	by := string(r.Rule)
 	if r.Decision == gateway.Ask {
 		switch {
 		case x.TrustAll:
@@ -617,7 +617,7 @@ func relDir(root, dir string) string {
 // notApprovedAdvice tells the model that a person must approve the
 // command, and how.
 func notApprovedAdvice(r *gateway.Result, root string, no approve.NoReason) string {
-	allow := "clada allow " + parser.QuoteWord(gateway.PatternFor(r.Argv))
+	allow := gateway.AllowCommand(r.Argv)
 	how := fmt.Sprintf("a person must approve it: in a terminal in %s, `%s` (or `clada run` there, which asks), then call run again; ", root, allow)
 	if no == noElicitation {
 		return how + "or use an MCP client that supports elicitation, where clada asks the person directly"

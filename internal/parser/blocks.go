@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // Kind is a block type.
@@ -66,7 +68,7 @@ type Block struct {
 	Argv []string
 	// Denied is, for a RUN block without Err, why the body is not a plain
 	// simple command; nil when Argv is set.
-	Denied *DeniedError
+	Denied *rules.Denied
 }
 
 // MoreThanOne reports whether the error is a RUN body of more than one

@@ -10,81 +10,22 @@ import (
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
-)
 
-// Rule is the stable machine code of a refusal. Rule codes appear in JSON
-// reports, so they never change.
-type Rule string
-
-// The rules of the parser. [Rules] documents each for docs/rules.md and
-// `clada prompt`; a test fails when one is missing there.
-const (
-	// RuleCSLSyntax: the RUN body breaks docs/csl.md §5 (two commands, a code
-	// fence, invalid shell syntax …). Only used by [Parser.Command]; in a
-	// document such a body is a block error.
-	RuleCSLSyntax Rule = "csl-syntax"
-	// RuleShellSyntax: pipes, chaining, background, negation, compound
-	// commands, functions, [[ ]], (( )), time, coproc.
-	RuleShellSyntax Rule = "shell-syntax"
-	// RuleRedirect: >, >>, <, 2>&1, here-documents and here-strings.
-	RuleRedirect Rule = "redirect"
-	// RuleExpansion: $VAR, ${…}, $((…)), ~, {a,b}, {1..3}, $'…', $"…".
-	RuleExpansion Rule = "expansion"
-	// RuleSubstitution: $(…), `…`, <(…), >(…).
-	RuleSubstitution Rule = "substitution"
-	// RuleGlob: unquoted *, ?, […] and extended globs.
-	RuleGlob Rule = "glob"
-	// RuleAssignment: NAME=value before the command.
-	RuleAssignment Rule = "assignment"
-	// RuleBuiltin: shell builtins that mean nothing without a shell.
-	RuleBuiltin Rule = "builtin"
-	// RuleCharacter: NUL, control characters, terminal escapes, bidi and
-	// zero-width characters, and non-ASCII characters in the command name.
-	RuleCharacter Rule = "control-character"
-	// RuleArgTooLong: an argument over [MaxArg] bytes.
-	RuleArgTooLong Rule = "argument-too-long"
-	// RuleLookalike and RuleBackslash are in lookalike.go.
+	"github.com/clada/clada/internal/rules"
 )
 
 // MaxArg is the longest argument clada accepts, in bytes (128 KiB, the
 // Linux limit for one argument).
 const MaxArg = 128 << 10
 
-// DeniedError reports a RUN body that is valid CSL but that clada refuses
-// to turn into an argv, because a shell would have to interpret it.
-type DeniedError struct {
-	Rule   Rule   // stable code, e.g. RuleExpansion
-	Word   string // the offending word or operator as written; "" when the whole command is refused
-	Line   int    // 1-based line within the body, 0 when unknown
-	Col    int    // 1-based byte column within the body, 0 when unknown
-	Reason string // what is wrong: "$HOME is parameter expansion"
-	Advice string // what the model should write instead
-}
-
-func (e *DeniedError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Reason)
-	}
-	return e.Reason
-}
-
-// RuleCode returns the stable rule code.
-func (e *DeniedError) RuleCode() string { return string(e.Rule) }
-
-// Hint returns the advice for the model.
-func (e *DeniedError) Hint() string { return e.Advice }
-
-// Offending returns the offending word.
-func (e *DeniedError) Offending() string { return e.Word }
-
 // Command turns one command line into argv, refusing exactly what a RUN
 // body refuses. It is what `clada check` and the allowed/blocked patterns
 // use. A body that breaks docs/csl.md §5 (two commands, a code fence …) is
-// refused with [RuleCSLSyntax]. The error is always a *[DeniedError].
+// refused with [rules.CSLSyntax]. The error is always a *[rules.Denied].
 func (p *Parser) Command(body string) ([]string, error) {
 	argv, denied, blockErr := p.analyzeRun(body)
 	if blockErr != "" {
-		return nil, &DeniedError{Rule: RuleCSLSyntax, Reason: blockErr,
+		return nil, &rules.Denied{Rule: rules.CSLSyntax, Reason: blockErr,
 			Advice: "write exactly one simple command"}
 	}
 	if denied != nil {
@@ -153,7 +94,7 @@ func (p *Parser) parseBody(body string) (f *syntax.File, blockErr string) {
 // ("" when the body is valid CSL); denied is set when the body is valid
 // CSL but not a plain simple command. At most one of blockErr, denied
 // and argv is set.
-func (p *Parser) analyzeRun(body string) (argv []string, denied *DeniedError, blockErr string) {
+func (p *Parser) analyzeRun(body string) (argv []string, denied *rules.Denied, blockErr string) {
 	f, blockErr := p.parseBody(body)
 	if blockErr != "" {
 		return nil, nil, blockErr
@@ -247,9 +188,9 @@ func parseMessage(err error) string {
 
 // simpleCommand accepts only a plain simple command and returns its argv
 // after bash's quote removal.
-func simpleCommand(src string, st *syntax.Stmt) ([]string, *DeniedError) {
-	deny := func(rule Rule, n syntax.Node, reason, advice string) *DeniedError {
-		e := &DeniedError{Rule: rule, Reason: reason, Advice: advice}
+func simpleCommand(src string, st *syntax.Stmt) ([]string, *rules.Denied) {
+	deny := func(rule rules.Rule, n syntax.Node, reason, advice string) *rules.Denied {
+		e := &rules.Denied{Rule: rule, Reason: reason, Advice: advice}
 		if n != nil {
 			pos := n.Pos()
 			e.Line, e.Col = int(pos.Line()), int(pos.Col())
@@ -258,20 +199,20 @@ func simpleCommand(src string, st *syntax.Stmt) ([]string, *DeniedError) {
 		return e
 	}
 	if st.Negated {
-		return nil, &DeniedError{Rule: RuleShellSyntax, Word: "!", Line: int(st.Pos().Line()), Col: int(st.Pos().Col()),
+		return nil, &rules.Denied{Rule: rules.ShellSyntax, Word: "!", Line: int(st.Pos().Line()), Col: int(st.Pos().Col()),
 			Reason: "`!` negates the exit status, which needs a shell",
 			Advice: "run the command without `!`; clada reports the exit code"}
 	}
 	if st.Background {
-		return nil, &DeniedError{Rule: RuleShellSyntax, Word: "&", Line: int(st.Semicolon.Line()), Col: int(st.Semicolon.Col()),
+		return nil, &rules.Denied{Rule: rules.ShellSyntax, Word: "&", Line: int(st.Semicolon.Line()), Col: int(st.Semicolon.Col()),
 			Reason: "`&` runs the command in the background, which needs a shell",
 			Advice: "remove the `&`; clada runs each command to completion with a timeout"}
 	}
 	if st.Coprocess {
-		return nil, deny(RuleShellSyntax, st, "coproc needs a shell", "run the command on its own")
+		return nil, deny(rules.ShellSyntax, st, "coproc needs a shell", "run the command on its own")
 	}
 	for _, r := range st.Redirs {
-		return nil, deny(RuleRedirect, r, fmt.Sprintf("`%s` is a redirection, which needs a shell", r.Op),
+		return nil, deny(rules.Redirect, r, fmt.Sprintf("`%s` is a redirection, which needs a shell", r.Op),
 			redirectAdvice(r.Op))
 	}
 	call, ok := st.Cmd.(*syntax.CallExpr)
@@ -280,11 +221,11 @@ func simpleCommand(src string, st *syntax.Stmt) ([]string, *DeniedError) {
 	}
 	if len(call.Assigns) > 0 {
 		a := call.Assigns[0]
-		return nil, deny(RuleAssignment, a, fmt.Sprintf("`%s` sets an environment variable, which needs a shell", nodeText(src, a)),
+		return nil, deny(rules.Assignment, a, fmt.Sprintf("`%s` sets an environment variable, which needs a shell", nodeText(src, a)),
 			"remove the assignment; pass the setting as a command-line flag or ask the person to set it before starting clada")
 	}
 	if len(call.Args) == 0 {
-		return nil, deny(RuleShellSyntax, st, "no command word", "write one command")
+		return nil, deny(rules.ShellSyntax, st, "no command word", "write one command")
 	}
 	argv := make([]string, 0, len(call.Args))
 	for i, w := range call.Args {
@@ -313,8 +254,8 @@ func redirectAdvice(op syntax.RedirOperator) string {
 }
 
 // compoundDenial names the construct that is not a simple command.
-func compoundDenial(src string, cmd syntax.Command) *DeniedError {
-	e := &DeniedError{Rule: RuleShellSyntax}
+func compoundDenial(src string, cmd syntax.Command) *rules.Denied {
+	e := &rules.Denied{Rule: rules.ShellSyntax}
 	pos := cmd.Pos()
 	e.Line, e.Col = int(pos.Line()), int(pos.Col())
 	e.Advice = "write one plain command per RUN block; put commands that belong together in a TASKS group"
@@ -335,7 +276,7 @@ func compoundDenial(src string, cmd syntax.Command) *DeniedError {
 		}
 		return e
 	case *syntax.DeclClause:
-		e.Rule = RuleBuiltin
+		e.Rule = rules.Builtin
 		e.Word = c.Variant.Value
 		e.Reason = fmt.Sprintf("`%s` is a shell builtin, which means nothing without a shell", c.Variant.Value)
 		e.Advice = "clada runs commands with the environment it was started with; pass settings as flags"
@@ -379,7 +320,7 @@ func compoundDenial(src string, cmd syntax.Command) *DeniedError {
 		e.Reason = "`[[ … ]]` is a shell test"
 		e.Advice = "run `test` as a plain command, or check the condition from the command's output"
 	case *syntax.LetClause:
-		e.Rule = RuleBuiltin
+		e.Rule = rules.Builtin
 		e.Word = "let"
 		e.Reason = "`let` is shell arithmetic"
 	case *syntax.TimeClause:
@@ -434,7 +375,7 @@ func nodeText(src string, n syntax.Node) string {
 
 // wordValue performs bash's quote removal on a word made only of literal
 // text, refusing every expansion. first is true for the command name.
-func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
+func wordValue(src string, w *syntax.Word, first bool) (string, *rules.Denied) {
 	raw := src[w.Pos().Offset():w.End().Offset()]
 	// The common word is one piece of unquoted text without escapes or
 	// braces: its value is the text itself, with nothing to build.
@@ -454,7 +395,7 @@ func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
 	}
 	if d := braceCheck(val, unq); d != "" {
 		pos := w.Pos()
-		return "", &DeniedError{Rule: RuleExpansion, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+		return "", &rules.Denied{Rule: rules.Expansion, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 			Reason: fmt.Sprintf("`%s` is brace expansion (%s), which bash would turn into several words", nodeText(src, w), d),
 			Advice: "write each word out, or quote the braces"}
 	}
@@ -466,10 +407,10 @@ func wordValue(src string, w *syntax.Word, first bool) (string, *DeniedError) {
 // characters. It returns the value and, when trackUnq is set, whether
 // each of its bytes came from unquoted text (for the brace and glob
 // rules, which ignore quoted characters).
-func literalWord(src string, w *syntax.Word, globs, trackUnq bool) (string, []bool, *DeniedError) {
-	deny := func(rule Rule, n syntax.Node, reason, advice string) *DeniedError {
+func literalWord(src string, w *syntax.Word, globs, trackUnq bool) (string, []bool, *rules.Denied) {
+	deny := func(rule rules.Rule, n syntax.Node, reason, advice string) *rules.Denied {
 		pos := n.Pos()
-		return &DeniedError{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+		return &rules.Denied{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 			Reason: reason, Advice: advice}
 	}
 	raw := src[w.Pos().Offset():w.End().Offset()]
@@ -494,7 +435,7 @@ func literalWord(src string, w *syntax.Word, globs, trackUnq bool) (string, []bo
 				n++
 			}
 			if n%2 == 0 {
-				return "", nil, deny(RuleExpansion, w, fmt.Sprintf("`$` followed by a line continuation in `%s` is an expansion in bash", oneLineText(raw)),
+				return "", nil, deny(rules.Expansion, w, fmt.Sprintf("`$` followed by a line continuation in `%s` is an expansion in bash", oneLineText(raw)),
 					"write the value out literally without `$`, or put it in single quotes")
 			}
 			next := strings.Index(raw[i+1:], "$\\\n")
@@ -521,13 +462,13 @@ func literalWord(src string, w *syntax.Word, globs, trackUnq bool) (string, []bo
 			}
 		case *syntax.SglQuoted:
 			if x.Dollar {
-				return "", nil, deny(RuleExpansion, x, "`$'…'` is an ANSI-C quoted string, which bash expands",
+				return "", nil, deny(rules.Expansion, x, "`$'…'` is an ANSI-C quoted string, which bash expands",
 					"use plain single quotes and write the characters out")
 			}
 			push(x.Value, false)
 		case *syntax.DblQuoted:
 			if x.Dollar {
-				return "", nil, deny(RuleExpansion, x, "`$\"…\"` is a locale-translated string, which bash expands",
+				return "", nil, deny(rules.Expansion, x, "`$\"…\"` is a locale-translated string, which bash expands",
 					"use plain double or single quotes")
 			}
 			for _, dp := range x.Parts {
@@ -546,15 +487,15 @@ func literalWord(src string, w *syntax.Word, globs, trackUnq bool) (string, []bo
 
 // checkValue applies the checks every argument's value gets: its length
 // and its characters.
-func checkValue(src string, w *syntax.Word, val string) (string, *DeniedError) {
+func checkValue(src string, w *syntax.Word, val string) (string, *rules.Denied) {
 	if len(val) > MaxArg {
-		return "", &DeniedError{Rule: RuleArgTooLong, Word: nodeText(src, w)[:40] + "…", Line: int(w.Pos().Line()), Col: int(w.Pos().Col()),
+		return "", &rules.Denied{Rule: rules.ArgTooLong, Word: nodeText(src, w)[:40] + "…", Line: int(w.Pos().Line()), Col: int(w.Pos().Col()),
 			Reason: fmt.Sprintf("an argument of %d bytes is over clada's limit of %d", len(val), MaxArg),
 			Advice: "pass large content in a file written with a WRITE block"}
 	}
 	if r, off := badRune(val); off >= 0 {
 		pos := w.Pos()
-		return "", &DeniedError{Rule: RuleCharacter, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+		return "", &rules.Denied{Rule: rules.Character, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 			Reason: fmt.Sprintf("the argument contains %U, an invisible or control character", r),
 			Advice: "write the argument with visible characters only"}
 	}
@@ -568,35 +509,35 @@ var assignWordRe = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // partDenial explains a word part that is not literal text.
-func partDenial(src string, w *syntax.Word, part syntax.WordPart) *DeniedError {
-	e := &DeniedError{Word: nodeText(src, w), Line: int(part.Pos().Line()), Col: int(part.Pos().Col())}
+func partDenial(src string, w *syntax.Word, part syntax.WordPart) *rules.Denied {
+	e := &rules.Denied{Word: nodeText(src, w), Line: int(part.Pos().Line()), Col: int(part.Pos().Col())}
 	text := nodeText(src, part)
 	switch x := part.(type) {
 	case *syntax.ParamExp:
-		e.Rule = RuleExpansion
+		e.Rule = rules.Expansion
 		e.Reason = fmt.Sprintf("`%s` is parameter expansion, which needs a shell", text)
 		e.Advice = "write the value out literally (for $HOME write the path; for a relative path use the dir attribute)"
 		if x.Param != nil && x.Param.Value == "HOME" {
 			e.Advice = "write paths relative to the project root instead of $HOME"
 		}
 	case *syntax.CmdSubst:
-		e.Rule = RuleSubstitution
+		e.Rule = rules.Substitution
 		e.Reason = fmt.Sprintf("`%s` is command substitution, which needs a shell", text)
 		e.Advice = "run the inner command in its own RUN block first, then write its result literally in the next command"
 	case *syntax.ProcSubst:
-		e.Rule = RuleSubstitution
+		e.Rule = rules.Substitution
 		e.Reason = fmt.Sprintf("`%s` is process substitution, which needs a shell", text)
 		e.Advice = "write the inner command's output to a file with a WRITE block or run it separately, then pass the file name"
 	case *syntax.ArithmExp:
-		e.Rule = RuleExpansion
+		e.Rule = rules.Expansion
 		e.Reason = fmt.Sprintf("`%s` is arithmetic expansion, which needs a shell", text)
 		e.Advice = "compute the number yourself and write it literally"
 	case *syntax.ExtGlob:
-		e.Rule = RuleGlob
+		e.Rule = rules.Glob
 		e.Reason = fmt.Sprintf("`%s` is an extended glob, which needs a shell", text)
 		e.Advice = "list the file names explicitly, or use find/ls to list them first"
 	default:
-		e.Rule = RuleExpansion
+		e.Rule = rules.Expansion
 		e.Reason = fmt.Sprintf("`%s` needs a shell to expand", text)
 		e.Advice = "write the value out literally, in single quotes"
 	}
@@ -605,11 +546,11 @@ func partDenial(src string, w *syntax.Word, part syntax.WordPart) *DeniedError {
 
 // unquotedLit refuses glob characters and tilde expansion in unquoted
 // literal text. Escaped characters are literal.
-func unquotedLit(x *syntax.Lit, w *syntax.Word, src string, wordStart, assignLike, globs bool) *DeniedError {
+func unquotedLit(x *syntax.Lit, w *syntax.Word, src string, wordStart, assignLike, globs bool) *rules.Denied {
 	v := x.Value
-	deny := func(rule Rule, off int, reason, advice string) *DeniedError {
+	deny := func(rule rules.Rule, off int, reason, advice string) *rules.Denied {
 		pos := x.Pos()
-		return &DeniedError{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()) + off,
+		return &rules.Denied{Rule: rule, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()) + off,
 			Reason: reason, Advice: advice}
 	}
 	afterEq := false // inside an assignment-like word, past its first '='
@@ -627,19 +568,19 @@ func unquotedLit(x *syntax.Lit, w *syntax.Word, src string, wordStart, assignLik
 		}
 		switch c {
 		case '*', '?':
-			return deny(RuleGlob, i, fmt.Sprintf("`%c` in `%s` is a glob, which a shell would expand to file names", c, nodeText(src, w)),
+			return deny(rules.Glob, i, fmt.Sprintf("`%c` in `%s` is a glob, which a shell would expand to file names", c, nodeText(src, w)),
 				"list the files explicitly, or quote the argument if the character is meant literally")
 		case '[':
 			// Like bash, `[` starts a pattern only when a `]` follows
 			// in the same word.
 			rest := src[int(x.Pos().Offset())+i+1 : int(w.End().Offset())]
 			if strings.IndexByte(rest, ']') >= 0 {
-				return deny(RuleGlob, i, fmt.Sprintf("`[` in `%s` starts a glob bracket, which a shell would expand to file names", nodeText(src, w)),
+				return deny(rules.Glob, i, fmt.Sprintf("`[` in `%s` starts a glob bracket, which a shell would expand to file names", nodeText(src, w)),
 					"list the files explicitly, or quote the argument if the brackets are meant literally")
 			}
 		case '~':
 			if (i == 0 && wordStart) || (assignLike && afterEq && i > 0 && (v[i-1] == '=' || v[i-1] == ':')) {
-				return deny(RuleExpansion, i, fmt.Sprintf("`~` in `%s` is tilde expansion to a home directory", nodeText(src, w)),
+				return deny(rules.Expansion, i, fmt.Sprintf("`~` in `%s` is tilde expansion to a home directory", nodeText(src, w)),
 					"write paths relative to the project root; the home directory is outside it")
 			}
 		case '=':
@@ -865,22 +806,22 @@ var builtins = map[string]string{
 // checkName refuses builtins and suspicious characters in the command
 // name, where a homoglyph or invisible character could disguise what
 // runs.
-func checkName(name string, w *syntax.Word, src string) *DeniedError {
+func checkName(name string, w *syntax.Word, src string) *rules.Denied {
 	pos := w.Pos()
 	if advice, ok := builtins[name]; ok {
-		return &DeniedError{Rule: RuleBuiltin, Word: name, Line: int(pos.Line()), Col: int(pos.Col()),
+		return &rules.Denied{Rule: rules.Builtin, Word: name, Line: int(pos.Line()), Col: int(pos.Col()),
 			Reason: fmt.Sprintf("`%s` is a shell builtin, which means nothing without a shell", name),
 			Advice: advice}
 	}
 	for _, r := range name {
 		if r >= utf8.RuneSelf {
-			return &DeniedError{Rule: RuleCharacter, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+			return &rules.Denied{Rule: rules.Character, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 				Reason: fmt.Sprintf("the command name contains %U, a non-ASCII character that can disguise which program runs", r),
 				Advice: "write the program name in plain ASCII"}
 		}
 	}
 	if name == "" {
-		return &DeniedError{Rule: RuleShellSyntax, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+		return &rules.Denied{Rule: rules.ShellSyntax, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 			Reason: "the command name is empty", Advice: "write the program name first"}
 	}
 	return nil
@@ -909,7 +850,12 @@ func Quote(argv []string) string {
 
 // plainArg reports whether an argument (not the command name) means the
 // same to bash unquoted: only characters that never expand or split.
-func plainArg(s string) bool {
+func plainArg(s string) bool { return BareWord(s, "_@%+=:,./^-") }
+
+// BareWord reports whether s is not empty and holds only ASCII letters,
+// digits and bytes of punct: the test of each quoter for a word it
+// leaves bare, with the punctuation its shells take literally.
+func BareWord(s, punct string) bool {
 	if s == "" {
 		return false
 	}
@@ -917,7 +863,7 @@ func plainArg(s string) bool {
 		c := s[i]
 		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("_@%+=:,./^-", c) >= 0:
+		case strings.IndexByte(punct, c) >= 0:
 		default:
 			return false
 		}
@@ -934,5 +880,14 @@ func QuoteWord(s string) string {
 	}
 	// Tabs, newlines and other characters syntax.Quote writes as $'…':
 	// single quotes keep every byte but NUL literally.
+	return SingleQuote(s)
+}
+
+// SingleQuote writes s in single quotes, each single quote in it closing
+// the quotes, escaped with a backslash, and opening them again: every
+// POSIX shell reads it back as s,
+// newlines and backslashes included. It is the one quoting of [Quote],
+// [QuoteWord] and hook.ShellQuote for what needs quotes.
+func SingleQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

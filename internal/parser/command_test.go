@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // commandTests are RUN bodies and what clada makes of them. Accepted
@@ -19,7 +21,7 @@ var commandTests = []struct {
 	name       string
 	in         string
 	want       []string
-	wantRule   Rule
+	wantRule   rules.Rule
 	wantWord   string // offending word, checked when set
 	wantAdvice string // a phrase the advice must contain, checked when set
 	reason     string
@@ -79,133 +81,133 @@ var commandTests = []struct {
 	{name: "caret and plus", in: "git diff HEAD^ a+b", want: []string{"git", "diff", "HEAD^", "a+b"}},
 
 	// Refusals: statements that are not simple commands.
-	{name: "pipe", in: "cat f | grep x", wantRule: RuleShellSyntax, wantWord: "|"},
-	{name: "pipe all", in: "cat f |& grep x", wantRule: RuleShellSyntax, wantWord: "|&"},
-	{name: "and", in: "make && make test", wantRule: RuleShellSyntax, wantWord: "&&"},
-	{name: "cd and", in: "cd sub && make", wantRule: RuleShellSyntax, wantWord: "&&", wantAdvice: "dir attribute"},
-	{name: "or", in: "make || true", wantRule: RuleShellSyntax, wantWord: "||"},
-	{name: "background", in: "sleep 10 &", wantRule: RuleShellSyntax, wantWord: "&"},
-	{name: "negation", in: "! grep x f", wantRule: RuleShellSyntax, wantWord: "!"},
-	{name: "subshell", in: "(cd a)", wantRule: RuleShellSyntax, wantWord: "("},
-	{name: "group", in: "{ ls; }", wantRule: RuleShellSyntax, wantWord: "{"},
-	{name: "if", in: "if true; then ls; fi", wantRule: RuleShellSyntax, wantWord: "if"},
-	{name: "for", in: "for f in a b; do cat $f; done", wantRule: RuleShellSyntax, wantWord: "for"},
-	{name: "while", in: "while true; do ls; done", wantRule: RuleShellSyntax, wantWord: "while"},
-	{name: "until", in: "until false; do ls; done", wantRule: RuleShellSyntax, wantWord: "until"},
-	{name: "case", in: "case x in x) ls;; esac", wantRule: RuleShellSyntax, wantWord: "case"},
-	{name: "function", in: "f() { ls; }", wantRule: RuleShellSyntax, wantWord: "f"},
-	{name: "arithmetic command", in: "(( x = 1 ))", wantRule: RuleShellSyntax, wantWord: "(("},
-	{name: "test clause", in: "[[ -f x ]]", wantRule: RuleShellSyntax, wantWord: "[["},
-	{name: "time", in: "time ls", wantRule: RuleShellSyntax, wantWord: "time"},
-	{name: "coproc", in: "coproc ls", wantRule: RuleShellSyntax, wantWord: "coproc"},
-	{name: "let", in: "let x=1", wantRule: RuleBuiltin, wantWord: "let"},
-	{name: "export", in: "export A=1", wantRule: RuleBuiltin, wantWord: "export"},
-	{name: "declare", in: "declare -x A=1", wantRule: RuleBuiltin, wantWord: "declare"},
-	{name: "local", in: "local a", wantRule: RuleBuiltin, wantWord: "local"},
+	{name: "pipe", in: "cat f | grep x", wantRule: rules.ShellSyntax, wantWord: "|"},
+	{name: "pipe all", in: "cat f |& grep x", wantRule: rules.ShellSyntax, wantWord: "|&"},
+	{name: "and", in: "make && make test", wantRule: rules.ShellSyntax, wantWord: "&&"},
+	{name: "cd and", in: "cd sub && make", wantRule: rules.ShellSyntax, wantWord: "&&", wantAdvice: "dir attribute"},
+	{name: "or", in: "make || true", wantRule: rules.ShellSyntax, wantWord: "||"},
+	{name: "background", in: "sleep 10 &", wantRule: rules.ShellSyntax, wantWord: "&"},
+	{name: "negation", in: "! grep x f", wantRule: rules.ShellSyntax, wantWord: "!"},
+	{name: "subshell", in: "(cd a)", wantRule: rules.ShellSyntax, wantWord: "("},
+	{name: "group", in: "{ ls; }", wantRule: rules.ShellSyntax, wantWord: "{"},
+	{name: "if", in: "if true; then ls; fi", wantRule: rules.ShellSyntax, wantWord: "if"},
+	{name: "for", in: "for f in a b; do cat $f; done", wantRule: rules.ShellSyntax, wantWord: "for"},
+	{name: "while", in: "while true; do ls; done", wantRule: rules.ShellSyntax, wantWord: "while"},
+	{name: "until", in: "until false; do ls; done", wantRule: rules.ShellSyntax, wantWord: "until"},
+	{name: "case", in: "case x in x) ls;; esac", wantRule: rules.ShellSyntax, wantWord: "case"},
+	{name: "function", in: "f() { ls; }", wantRule: rules.ShellSyntax, wantWord: "f"},
+	{name: "arithmetic command", in: "(( x = 1 ))", wantRule: rules.ShellSyntax, wantWord: "(("},
+	{name: "test clause", in: "[[ -f x ]]", wantRule: rules.ShellSyntax, wantWord: "[["},
+	{name: "time", in: "time ls", wantRule: rules.ShellSyntax, wantWord: "time"},
+	{name: "coproc", in: "coproc ls", wantRule: rules.ShellSyntax, wantWord: "coproc"},
+	{name: "let", in: "let x=1", wantRule: rules.Builtin, wantWord: "let"},
+	{name: "export", in: "export A=1", wantRule: rules.Builtin, wantWord: "export"},
+	{name: "declare", in: "declare -x A=1", wantRule: rules.Builtin, wantWord: "declare"},
+	{name: "local", in: "local a", wantRule: rules.Builtin, wantWord: "local"},
 
 	// Redirections.
-	{name: "redirect out", in: "echo hi > out.txt", wantRule: RuleRedirect, wantWord: "> out.txt"},
-	{name: "redirect append", in: "echo hi >> out.txt", wantRule: RuleRedirect},
-	{name: "redirect in", in: "sort < in.txt", wantRule: RuleRedirect},
-	{name: "redirect stderr", in: "make 2>&1", wantRule: RuleRedirect},
-	{name: "redirect all", in: "make &> log", wantRule: RuleRedirect},
-	{name: "redirect first", in: ">out echo hi", wantRule: RuleRedirect},
-	{name: "heredoc", in: "cat <<EOF\nhi\nEOF", wantRule: RuleRedirect},
-	{name: "herestring", in: "cat <<< hi", wantRule: RuleRedirect},
-	{name: "fd redirect", in: "ls 3>x", wantRule: RuleRedirect},
+	{name: "redirect out", in: "echo hi > out.txt", wantRule: rules.Redirect, wantWord: "> out.txt"},
+	{name: "redirect append", in: "echo hi >> out.txt", wantRule: rules.Redirect},
+	{name: "redirect in", in: "sort < in.txt", wantRule: rules.Redirect},
+	{name: "redirect stderr", in: "make 2>&1", wantRule: rules.Redirect},
+	{name: "redirect all", in: "make &> log", wantRule: rules.Redirect},
+	{name: "redirect first", in: ">out echo hi", wantRule: rules.Redirect},
+	{name: "heredoc", in: "cat <<EOF\nhi\nEOF", wantRule: rules.Redirect},
+	{name: "herestring", in: "cat <<< hi", wantRule: rules.Redirect},
+	{name: "fd redirect", in: "ls 3>x", wantRule: rules.Redirect},
 
 	// Assignments.
-	{name: "env assignment", in: "FOO=bar make", wantRule: RuleAssignment, wantWord: "FOO=bar"},
-	{name: "assignment only", in: "FOO=bar", wantRule: RuleAssignment},
-	{name: "array assignment", in: "a=(1 2)", wantRule: RuleAssignment},
+	{name: "env assignment", in: "FOO=bar make", wantRule: rules.Assignment, wantWord: "FOO=bar"},
+	{name: "assignment only", in: "FOO=bar", wantRule: rules.Assignment},
+	{name: "array assignment", in: "a=(1 2)", wantRule: rules.Assignment},
 
 	// Expansions and substitutions.
-	{name: "variable", in: "echo $HOME", wantRule: RuleExpansion, wantWord: "$HOME"},
-	{name: "braced variable", in: "cat ${FILE}", wantRule: RuleExpansion, wantWord: "${FILE}"},
-	{name: "variable in double quotes", in: `echo "$USER"`, wantRule: RuleExpansion},
-	{name: "variable inside word", in: "cat src/$NAME.go", wantRule: RuleExpansion, wantWord: "src/$NAME.go"},
-	{name: "special parameter", in: "echo $?", wantRule: RuleExpansion},
-	{name: "positional parameter", in: "echo $1", wantRule: RuleExpansion},
-	{name: "command substitution", in: "echo $(whoami)", wantRule: RuleSubstitution},
-	{name: "backticks", in: "echo `whoami`", wantRule: RuleSubstitution},
-	{name: "substitution in double quotes", in: `echo "$(id)"`, wantRule: RuleSubstitution},
-	{name: "substitution as command", in: "$(echo rm) -rf x", wantRule: RuleSubstitution},
-	{name: "process substitution", in: "diff <(ls a) <(ls b)", wantRule: RuleSubstitution},
-	{name: "output process substitution", in: "tee >(cat)", wantRule: RuleSubstitution},
-	{name: "arithmetic expansion", in: "echo $((1+2))", wantRule: RuleExpansion},
-	{name: "ansi-c string", in: `echo $'a\nb'`, wantRule: RuleExpansion},
-	{name: "locale string", in: `echo $"hello"`, wantRule: RuleExpansion},
-	{name: "tilde", in: "ls ~", wantRule: RuleExpansion, wantWord: "~"},
-	{name: "tilde path", in: "cat ~/.ssh/id_rsa", wantRule: RuleExpansion},
-	{name: "tilde user", in: "ls ~root", wantRule: RuleExpansion},
-	{name: "tilde in assignment-like word", in: "make DIR=~/x", wantRule: RuleExpansion, reason: "bash expands ~ after = when the word looks like an assignment"},
-	{name: "tilde after colon in assignment-like word", in: "make P=a:~/x", wantRule: RuleExpansion},
-	{name: "brace comma list", in: "touch {a,b}.txt", wantRule: RuleExpansion},
-	{name: "brace sequence", in: "echo {1..3}", wantRule: RuleExpansion},
-	{name: "brace letter sequence", in: "echo {a..e}", wantRule: RuleExpansion},
-	{name: "brace sequence step", in: "echo {1..9..2}", wantRule: RuleExpansion},
-	{name: "brace empty items", in: "cp a{,.bak}", wantRule: RuleExpansion},
-	{name: "nested braces", in: "echo {a,{b,c}}", wantRule: RuleExpansion},
-	{name: "brace in option value", in: "git log --format={a,b}", wantRule: RuleExpansion},
-	{name: "brace with quoted item", in: `echo {"a b",c}`, wantRule: RuleExpansion},
+	{name: "variable", in: "echo $HOME", wantRule: rules.Expansion, wantWord: "$HOME"},
+	{name: "braced variable", in: "cat ${FILE}", wantRule: rules.Expansion, wantWord: "${FILE}"},
+	{name: "variable in double quotes", in: `echo "$USER"`, wantRule: rules.Expansion},
+	{name: "variable inside word", in: "cat src/$NAME.go", wantRule: rules.Expansion, wantWord: "src/$NAME.go"},
+	{name: "special parameter", in: "echo $?", wantRule: rules.Expansion},
+	{name: "positional parameter", in: "echo $1", wantRule: rules.Expansion},
+	{name: "command substitution", in: "echo $(whoami)", wantRule: rules.Substitution},
+	{name: "backticks", in: "echo `whoami`", wantRule: rules.Substitution},
+	{name: "substitution in double quotes", in: `echo "$(id)"`, wantRule: rules.Substitution},
+	{name: "substitution as command", in: "$(echo rm) -rf x", wantRule: rules.Substitution},
+	{name: "process substitution", in: "diff <(ls a) <(ls b)", wantRule: rules.Substitution},
+	{name: "output process substitution", in: "tee >(cat)", wantRule: rules.Substitution},
+	{name: "arithmetic expansion", in: "echo $((1+2))", wantRule: rules.Expansion},
+	{name: "ansi-c string", in: `echo $'a\nb'`, wantRule: rules.Expansion},
+	{name: "locale string", in: `echo $"hello"`, wantRule: rules.Expansion},
+	{name: "tilde", in: "ls ~", wantRule: rules.Expansion, wantWord: "~"},
+	{name: "tilde path", in: "cat ~/.ssh/id_rsa", wantRule: rules.Expansion},
+	{name: "tilde user", in: "ls ~root", wantRule: rules.Expansion},
+	{name: "tilde in assignment-like word", in: "make DIR=~/x", wantRule: rules.Expansion, reason: "bash expands ~ after = when the word looks like an assignment"},
+	{name: "tilde after colon in assignment-like word", in: "make P=a:~/x", wantRule: rules.Expansion},
+	{name: "brace comma list", in: "touch {a,b}.txt", wantRule: rules.Expansion},
+	{name: "brace sequence", in: "echo {1..3}", wantRule: rules.Expansion},
+	{name: "brace letter sequence", in: "echo {a..e}", wantRule: rules.Expansion},
+	{name: "brace sequence step", in: "echo {1..9..2}", wantRule: rules.Expansion},
+	{name: "brace empty items", in: "cp a{,.bak}", wantRule: rules.Expansion},
+	{name: "nested braces", in: "echo {a,{b,c}}", wantRule: rules.Expansion},
+	{name: "brace in option value", in: "git log --format={a,b}", wantRule: rules.Expansion},
+	{name: "brace with quoted item", in: `echo {"a b",c}`, wantRule: rules.Expansion},
 
 	// Globs.
-	{name: "star", in: "rm *.o", wantRule: RuleGlob, wantWord: "*.o"},
-	{name: "question mark", in: "ls a?.txt", wantRule: RuleGlob},
-	{name: "bracket", in: "ls [ab].txt", wantRule: RuleGlob},
-	{name: "bracket across quotes", in: `ls [a"b"]`, wantRule: RuleGlob},
-	{name: "glob in path", in: "cat src/*/main.go", wantRule: RuleGlob},
-	{name: "extglob", in: "ls @(a|b)", wantRule: RuleGlob},
-	{name: "glob after quoted part", in: `ls "dir"/*`, wantRule: RuleGlob},
-	{name: "url with question mark", in: "curl http://x/?a=b", wantRule: RuleGlob, reason: "bash would glob the unquoted ?"},
+	{name: "star", in: "rm *.o", wantRule: rules.Glob, wantWord: "*.o"},
+	{name: "question mark", in: "ls a?.txt", wantRule: rules.Glob},
+	{name: "bracket", in: "ls [ab].txt", wantRule: rules.Glob},
+	{name: "bracket across quotes", in: `ls [a"b"]`, wantRule: rules.Glob},
+	{name: "glob in path", in: "cat src/*/main.go", wantRule: rules.Glob},
+	{name: "extglob", in: "ls @(a|b)", wantRule: rules.Glob},
+	{name: "glob after quoted part", in: `ls "dir"/*`, wantRule: rules.Glob},
+	{name: "url with question mark", in: "curl http://x/?a=b", wantRule: rules.Glob, reason: "bash would glob the unquoted ?"},
 
 	// Builtins.
-	{name: "cd", in: "cd src", wantRule: RuleBuiltin, wantWord: "cd"},
-	{name: "source", in: "source env.sh", wantRule: RuleBuiltin},
-	{name: "dot", in: ". env.sh", wantRule: RuleBuiltin},
-	{name: "eval", in: "eval ls", wantRule: RuleBuiltin},
-	{name: "exec", in: "exec ls", wantRule: RuleBuiltin},
-	{name: "set", in: "set -e", wantRule: RuleBuiltin},
-	{name: "unset", in: "unset X", wantRule: RuleBuiltin},
-	{name: "alias", in: "alias ll=ls", wantRule: RuleBuiltin},
-	{name: "quoted builtin", in: "'c''d' x", wantRule: RuleBuiltin, reason: "quoting does not hide a builtin"},
+	{name: "cd", in: "cd src", wantRule: rules.Builtin, wantWord: "cd"},
+	{name: "source", in: "source env.sh", wantRule: rules.Builtin},
+	{name: "dot", in: ". env.sh", wantRule: rules.Builtin},
+	{name: "eval", in: "eval ls", wantRule: rules.Builtin},
+	{name: "exec", in: "exec ls", wantRule: rules.Builtin},
+	{name: "set", in: "set -e", wantRule: rules.Builtin},
+	{name: "unset", in: "unset X", wantRule: rules.Builtin},
+	{name: "alias", in: "alias ll=ls", wantRule: rules.Builtin},
+	{name: "quoted builtin", in: "'c''d' x", wantRule: rules.Builtin, reason: "quoting does not hide a builtin"},
 
 	// Characters.
-	{name: "escape sequence", in: "echo '\x1b[2J'", wantRule: RuleCharacter},
-	{name: "carriage return in quotes", in: "echo 'a\rb'", wantRule: RuleCharacter},
-	{name: "bidi override", in: "echo 'abc\u202edef'", wantRule: RuleCharacter},
-	{name: "zero-width space", in: "echo a\u200bb", wantRule: RuleCharacter},
-	{name: "line separator", in: "echo 'a\u2028b'", wantRule: RuleCharacter},
-	{name: "paragraph separator", in: "echo a\u2029b", wantRule: RuleCharacter},
-	{name: "homoglyph command", in: "l\u0455 -la", wantRule: RuleCharacter, reason: "Cyrillic dze looks like s"},
-	{name: "non-ascii command", in: "ñ x", wantRule: RuleCharacter},
-	{name: "bell", in: "echo '\a'", wantRule: RuleCharacter},
-	{name: "delete char", in: "echo '\x7f'", wantRule: RuleCharacter},
-	{name: "argument too long", in: "echo " + strings.Repeat("a", MaxArg+1), wantRule: RuleArgTooLong},
+	{name: "escape sequence", in: "echo '\x1b[2J'", wantRule: rules.Character},
+	{name: "carriage return in quotes", in: "echo 'a\rb'", wantRule: rules.Character},
+	{name: "bidi override", in: "echo 'abc\u202edef'", wantRule: rules.Character},
+	{name: "zero-width space", in: "echo a\u200bb", wantRule: rules.Character},
+	{name: "line separator", in: "echo 'a\u2028b'", wantRule: rules.Character},
+	{name: "paragraph separator", in: "echo a\u2029b", wantRule: rules.Character},
+	{name: "homoglyph command", in: "l\u0455 -la", wantRule: rules.Character, reason: "Cyrillic dze looks like s"},
+	{name: "non-ascii command", in: "ñ x", wantRule: rules.Character},
+	{name: "bell", in: "echo '\a'", wantRule: rules.Character},
+	{name: "delete char", in: "echo '\x7f'", wantRule: rules.Character},
+	{name: "argument too long", in: "echo " + strings.Repeat("a", MaxArg+1), wantRule: rules.ArgTooLong},
 	{name: "argument at limit", in: "echo " + strings.Repeat("a", 200), want: []string{"echo", strings.Repeat("a", 200)}},
 
 	// CSL §5 errors, as Command reports them.
-	{name: "two commands", in: "ls; pwd", wantRule: RuleCSLSyntax},
-	{name: "two lines", in: "ls\npwd", wantRule: RuleCSLSyntax},
-	{name: "ampersand separated", in: "sleep 1 & ls", wantRule: RuleCSLSyntax},
-	{name: "blank", in: "  \n\t\n", wantRule: RuleCSLSyntax},
-	{name: "only comments", in: "# nothing", wantRule: RuleCSLSyntax},
-	{name: "code fence", in: "```bash\nls\n```", wantRule: RuleCSLSyntax},
-	{name: "unclosed quote", in: "echo 'abc", wantRule: RuleCSLSyntax},
-	{name: "dangling continuation", in: "ls \\", wantRule: RuleCSLSyntax},
-	{name: "dollar then continuation", in: "echo $\\\nHOME", wantRule: RuleExpansion,
+	{name: "two commands", in: "ls; pwd", wantRule: rules.CSLSyntax},
+	{name: "two lines", in: "ls\npwd", wantRule: rules.CSLSyntax},
+	{name: "ampersand separated", in: "sleep 1 & ls", wantRule: rules.CSLSyntax},
+	{name: "blank", in: "  \n\t\n", wantRule: rules.CSLSyntax},
+	{name: "only comments", in: "# nothing", wantRule: rules.CSLSyntax},
+	{name: "code fence", in: "```bash\nls\n```", wantRule: rules.CSLSyntax},
+	{name: "unclosed quote", in: "echo 'abc", wantRule: rules.CSLSyntax},
+	{name: "dangling continuation", in: "ls \\", wantRule: rules.CSLSyntax},
+	{name: "dollar then continuation", in: "echo $\\\nHOME", wantRule: rules.Expansion,
 		reason: "bash joins the lines first, so this is $HOME"},
-	{name: "dollar then continuation in double quotes", in: "echo \"$\\\nHOME\"", wantRule: RuleExpansion},
-	{name: "dollar then continuation then quote", in: "echo $\\\n'x'", wantRule: RuleExpansion, reason: "bash sees $'x'"},
-	{name: "comment ending in backslash", in: "echo a # c\\\nrm -rf x", wantRule: RuleCSLSyntax,
+	{name: "dollar then continuation in double quotes", in: "echo \"$\\\nHOME\"", wantRule: rules.Expansion},
+	{name: "dollar then continuation then quote", in: "echo $\\\n'x'", wantRule: rules.Expansion, reason: "bash sees $'x'"},
+	{name: "comment ending in backslash", in: "echo a # c\\\nrm -rf x", wantRule: rules.CSLSyntax,
 		reason: "bash ends a comment at the newline, so rm is a second command; mvdan joins the lines"},
 	{name: "comment line ending in backslash before the command", in: "# list files \\\nls", want: []string{"ls"},
 		reason: "a comment alone on its line: bash and mvdan both run the next line"},
-	{name: "comment word ending in backslash", in: "echo #x\\\nls", wantRule: RuleCSLSyntax},
+	{name: "comment word ending in backslash", in: "echo #x\\\nls", wantRule: rules.CSLSyntax},
 	{name: "backslash before hash", in: "echo \\# a\\\nb", want: []string{"echo", "#", "ab"},
 		reason: "an escaped # starts no comment, so the continuation joins the lines"},
 	{name: "hash inside quotes then continuation", in: "echo '# a' \\\nb", want: []string{"echo", "# a", "b"}},
-	{name: "comment on the last line ending in backslash", in: "echo a\n# note \\", wantRule: RuleCSLSyntax,
+	{name: "comment on the last line ending in backslash", in: "echo a\n# note \\", wantRule: rules.CSLSyntax,
 		reason: "conservatively refused as a dangling continuation"},
 }
 
@@ -224,9 +226,9 @@ func TestCommand(t *testing.T) {
 				}
 				return
 			}
-			var d *DeniedError
+			var d *rules.Denied
 			if !errors.As(err, &d) {
-				t.Fatalf("Command(%q) = %q, %v; want a DeniedError with rule %s", tt.in, got, err, tt.wantRule)
+				t.Fatalf("Command(%q) = %q, %v; want a rules.Denied with rule %s", tt.in, got, err, tt.wantRule)
 			}
 			if d.Rule != tt.wantRule {
 				t.Errorf("Command(%q) rule = %s (%s), want %s", tt.in, d.Rule, d.Reason, tt.wantRule)
@@ -240,7 +242,7 @@ func TestCommand(t *testing.T) {
 			if d.Reason == "" || d.Advice == "" {
 				t.Errorf("Command(%q) = %+v: every refusal needs a reason and advice", tt.in, d)
 			}
-			if d.Rule != RuleCSLSyntax && d.Line == 0 {
+			if d.Rule != rules.CSLSyntax && d.Line == 0 {
 				t.Errorf("Command(%q): refusal without a position: %+v", tt.in, d)
 			}
 		})
@@ -250,7 +252,7 @@ func TestCommand(t *testing.T) {
 func TestCommandPosition(t *testing.T) {
 	t.Parallel()
 	_, err := Command("ls \\\n  -la $HOME")
-	var d *DeniedError
+	var d *rules.Denied
 	if !errors.As(err, &d) {
 		t.Fatal(err)
 	}
@@ -440,9 +442,9 @@ func FuzzCommand(f *testing.F) {
 		p := unixParser()
 		argv, err := p.Command(in)
 		if err != nil {
-			var d *DeniedError
+			var d *rules.Denied
 			if !errors.As(err, &d) {
-				t.Fatalf("error is not a DeniedError: %T %v", err, err)
+				t.Fatalf("error is not a rules.Denied: %T %v", err, err)
 			}
 			if d.Reason == "" || d.Advice == "" || d.Rule == "" {
 				t.Fatalf("refusal without rule, reason or advice: %+v", d)

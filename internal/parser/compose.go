@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // A composition is a body in the static subset of shell that clada can
@@ -15,11 +17,6 @@ import (
 // with literal targets, literal here-documents and here-strings, the one
 // substitution `"$(cat <<'EOF' … EOF)"`, NAME=value prefixes, brace lists
 // and globs. Everything else keeps the refusal a RUN body gets.
-
-// RuleCd refuses a `cd` that a composition cannot follow: bare `cd`,
-// `cd -`, `cd ~`, or cd with options, inside a pipeline or with
-// redirections.
-const RuleCd Rule = "cd"
 
 // ListOp says how a pipeline of a [Script] follows the one before it.
 type ListOp int
@@ -111,11 +108,11 @@ type Redir struct {
 // Script turns a body into a composition, refusing what is outside the
 // subset with the rule and advice a RUN body gets. A body that breaks
 // docs/csl.md §5 but for its number of commands is refused with
-// [RuleCSLSyntax]. The error is always a *[DeniedError].
+// [rules.CSLSyntax]. The error is always a *[rules.Denied].
 func (p *Parser) Script(body string) (*Script, error) {
 	f, blockErr := p.parseBody(body)
 	if blockErr != "" {
-		return nil, &DeniedError{Rule: RuleCSLSyntax, Reason: blockErr,
+		return nil, &rules.Denied{Rule: rules.CSLSyntax, Reason: blockErr,
 			Advice: "fix the command's syntax"}
 	}
 	c := composer{src: body, windows: p.windows}
@@ -153,13 +150,13 @@ type composer struct {
 }
 
 // list flattens a statement of `&&`/`||` lists into pipelines, in order.
-func (c *composer) list(st *syntax.Stmt, op ListOp) *DeniedError {
+func (c *composer) list(st *syntax.Stmt, op ListOp) *rules.Denied {
 	if d := c.stmtFlags(st); d != nil {
 		return d
 	}
 	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 		if len(st.Redirs) > 0 {
-			return c.deny(RuleRedirect, st.Redirs[0], "a redirection of a whole list needs a shell",
+			return c.deny(rules.Redirect, st.Redirs[0], "a redirection of a whole list needs a shell",
 				"put the redirection on each command it is meant for")
 		}
 		if d := c.list(b.X, op); d != nil {
@@ -189,24 +186,24 @@ func (c *composer) list(st *syntax.Stmt, op ListOp) *DeniedError {
 }
 
 // stmtFlags refuses `!`, `&` and coproc.
-func (c *composer) stmtFlags(st *syntax.Stmt) *DeniedError {
+func (c *composer) stmtFlags(st *syntax.Stmt) *rules.Denied {
 	switch {
 	case st.Negated:
-		return &DeniedError{Rule: RuleShellSyntax, Word: "!", Line: int(st.Pos().Line()), Col: int(st.Pos().Col()),
+		return &rules.Denied{Rule: rules.ShellSyntax, Word: "!", Line: int(st.Pos().Line()), Col: int(st.Pos().Col()),
 			Reason: "`!` negates the exit status, which needs a shell",
 			Advice: "run the command without `!`; clada reports the exit code"}
 	case st.Background:
-		return &DeniedError{Rule: RuleShellSyntax, Word: "&", Line: int(st.Semicolon.Line()), Col: int(st.Semicolon.Col()),
+		return &rules.Denied{Rule: rules.ShellSyntax, Word: "&", Line: int(st.Semicolon.Line()), Col: int(st.Semicolon.Col()),
 			Reason: "`&` runs the command in the background, which needs a shell",
 			Advice: "remove the `&`; clada runs each command to completion with a timeout"}
 	case st.Coprocess:
-		return c.deny(RuleShellSyntax, st, "coproc needs a shell", "run the command on its own")
+		return c.deny(rules.ShellSyntax, st, "coproc needs a shell", "run the command on its own")
 	}
 	return nil
 }
 
 // pipeline appends the commands of a pipe statement to p.
-func (c *composer) pipeline(st *syntax.Stmt, p *Pipeline, inPipe bool) *DeniedError {
+func (c *composer) pipeline(st *syntax.Stmt, p *Pipeline, inPipe bool) *rules.Denied {
 	if d := c.stmtFlags(st); d != nil {
 		return d
 	}
@@ -216,7 +213,7 @@ func (c *composer) pipeline(st *syntax.Stmt, p *Pipeline, inPipe bool) *DeniedEr
 			return compoundDenial(c.src, x) // && inside a pipe needs a group
 		}
 		if len(st.Redirs) > 0 {
-			return c.deny(RuleRedirect, st.Redirs[0], "a redirection of a whole pipeline needs a shell",
+			return c.deny(rules.Redirect, st.Redirs[0], "a redirection of a whole pipeline needs a shell",
 				"put the redirection on the command it is meant for")
 		}
 		if d := c.pipeline(x.X, p, true); d != nil {
@@ -226,7 +223,7 @@ func (c *composer) pipeline(st *syntax.Stmt, p *Pipeline, inPipe bool) *DeniedEr
 		return c.pipeline(x.Y, p, true)
 	case *syntax.CallExpr:
 		if len(x.Args) > 0 && x.Args[0].Lit() == "cd" && inPipe {
-			return c.deny(RuleCd, x.Args[0], "`cd` inside a pipeline changes nothing (a shell runs it in a subshell)",
+			return c.deny(rules.Cd, x.Args[0], "`cd` inside a pipeline changes nothing (a shell runs it in a subshell)",
 				"write `cd DIR && …` as a statement of its own, before the commands that run in DIR")
 		}
 		cmd, d := c.command(st, x)
@@ -236,7 +233,7 @@ func (c *composer) pipeline(st *syntax.Stmt, p *Pipeline, inPipe bool) *DeniedEr
 		p.Cmds = append(p.Cmds, cmd)
 		return nil
 	case nil:
-		return c.deny(RuleShellSyntax, st, "no command word", "write a command")
+		return c.deny(rules.ShellSyntax, st, "no command word", "write a command")
 	}
 	d := compoundDenial(c.src, st.Cmd)
 	d.Advice = composeAdvice(d)
@@ -245,7 +242,7 @@ func (c *composer) pipeline(st *syntax.Stmt, p *Pipeline, inPipe bool) *DeniedEr
 
 // composeAdvice is the advice for a construct that stays refused in a
 // composition: what can be written instead, there.
-func composeAdvice(d *DeniedError) string {
+func composeAdvice(d *rules.Denied) string {
 	switch d.Word {
 	case "(", "{":
 		return "write the commands without the grouping: `a && b`, `a | b` and `cd DIR && …` need none"
@@ -256,42 +253,42 @@ func composeAdvice(d *DeniedError) string {
 }
 
 // cd reads a `cd DIR` statement.
-func (c *composer) cd(st *syntax.Stmt, call *syntax.CallExpr) (string, *DeniedError) {
+func (c *composer) cd(st *syntax.Stmt, call *syntax.CallExpr) (string, *rules.Denied) {
 	name := call.Args[0]
 	switch {
 	case len(st.Redirs) > 0:
-		return "", c.deny(RuleCd, st.Redirs[0], "a redirection on `cd` needs a shell", "write `cd DIR` alone")
+		return "", c.deny(rules.Cd, st.Redirs[0], "a redirection on `cd` needs a shell", "write `cd DIR` alone")
 	case len(call.Assigns) > 0:
-		return "", c.deny(RuleCd, call.Assigns[0], "an assignment before `cd` needs a shell", "write `cd DIR` alone")
+		return "", c.deny(rules.Cd, call.Assigns[0], "an assignment before `cd` needs a shell", "write `cd DIR` alone")
 	case len(call.Args) == 1:
-		return "", c.deny(RuleCd, name, "a bare `cd` goes to the home directory, outside the project",
+		return "", c.deny(rules.Cd, name, "a bare `cd` goes to the home directory, outside the project",
 			"write `cd DIR` with a directory inside the project")
 	case len(call.Args) > 2:
-		return "", c.deny(RuleCd, call.Args[2], "`cd` takes one directory", "write `cd DIR` with one directory")
+		return "", c.deny(rules.Cd, call.Args[2], "`cd` takes one directory", "write `cd DIR` with one directory")
 	}
 	dir, d := wordValue(c.src, call.Args[1], false)
 	if d != nil {
-		if d.Rule == RuleExpansion && strings.HasPrefix(nodeText(c.src, call.Args[1]), "~") {
-			d.Rule = RuleCd
+		if d.Rule == rules.Expansion && strings.HasPrefix(nodeText(c.src, call.Args[1]), "~") {
+			d.Rule = rules.Cd
 			d.Advice = "write `cd DIR` with a directory inside the project; the home directory is outside it"
 		}
 		return "", d
 	}
 	switch {
 	case dir == "-":
-		return "", c.deny(RuleCd, call.Args[1], "`cd -` goes back to a directory clada does not track",
+		return "", c.deny(rules.Cd, call.Args[1], "`cd -` goes back to a directory clada does not track",
 			"write `cd DIR` with the directory itself")
 	case strings.HasPrefix(dir, "-"):
-		return "", c.deny(RuleCd, call.Args[1], fmt.Sprintf("`cd %s`: cd takes no options here", dir),
+		return "", c.deny(rules.Cd, call.Args[1], fmt.Sprintf("`cd %s`: cd takes no options here", dir),
 			"write `cd DIR` with the directory alone")
 	case dir == "":
-		return "", c.deny(RuleCd, call.Args[1], "`cd ''` names no directory", "write `cd DIR`")
+		return "", c.deny(rules.Cd, call.Args[1], "`cd ''` names no directory", "write `cd DIR`")
 	}
 	return dir, nil
 }
 
 // command reads one simple command of a composition.
-func (c *composer) command(st *syntax.Stmt, call *syntax.CallExpr) (*Cmd, *DeniedError) {
+func (c *composer) command(st *syntax.Stmt, call *syntax.CallExpr) (*Cmd, *rules.Denied) {
 	cmd := &Cmd{Text: nodeText(c.src, st), Line: int(st.Pos().Line())}
 	for _, a := range call.Assigns {
 		env, d := c.assign(a)
@@ -302,10 +299,10 @@ func (c *composer) command(st *syntax.Stmt, call *syntax.CallExpr) (*Cmd, *Denie
 	}
 	if len(call.Args) == 0 {
 		if len(call.Assigns) > 0 {
-			return nil, c.deny(RuleAssignment, call.Assigns[0], fmt.Sprintf("`%s` sets a shell variable, which means nothing without a shell", nodeText(c.src, call.Assigns[0])),
+			return nil, c.deny(rules.Assignment, call.Assigns[0], fmt.Sprintf("`%s` sets a shell variable, which means nothing without a shell", nodeText(c.src, call.Assigns[0])),
 				"put the assignment before the command that needs it: `NAME=value command`")
 		}
-		return nil, c.deny(RuleShellSyntax, st, "no command word", "write a command")
+		return nil, c.deny(rules.ShellSyntax, st, "no command word", "write a command")
 	}
 	var from []*syntax.Word // the source word of each word, for the checks below
 	for i, w := range call.Args {
@@ -323,11 +320,11 @@ func (c *composer) command(st *syntax.Stmt, call *syntax.CallExpr) (*Cmd, *Denie
 		argv[i] = w.Value
 	}
 	if cmd.Words[0].Glob != "" || len(from) > 1 && from[1] == from[0] {
-		return nil, c.deny(RuleGlob, call.Args[0], "the command name is a glob or a brace list, so which program runs would depend on the files",
+		return nil, c.deny(rules.Glob, call.Args[0], "the command name is a glob or a brace list, so which program runs would depend on the files",
 			"write the program's name")
 	}
 	if d := checkName(argv[0], call.Args[0], c.src); d != nil {
-		if d.Rule == RuleBuiltin && argv[0] == "cd" {
+		if d.Rule == rules.Builtin && argv[0] == "cd" {
 			d.Advice = "write `cd DIR` as a statement of its own"
 		}
 		return nil, d
@@ -351,10 +348,10 @@ func (c *composer) command(st *syntax.Stmt, call *syntax.CallExpr) (*Cmd, *Denie
 }
 
 // assign reads a NAME=value prefix.
-func (c *composer) assign(a *syntax.Assign) (string, *DeniedError) {
+func (c *composer) assign(a *syntax.Assign) (string, *rules.Denied) {
 	switch {
 	case a.Append || a.Naked || a.Index != nil || a.Array != nil:
-		return "", c.deny(RuleAssignment, a, fmt.Sprintf("`%s` is not a plain NAME=value setting", nodeText(c.src, a)),
+		return "", c.deny(rules.Assignment, a, fmt.Sprintf("`%s` is not a plain NAME=value setting", nodeText(c.src, a)),
 			"write NAME=value with a literal value")
 	case a.Value == nil:
 		return a.Name.Value + "=", nil
@@ -367,24 +364,24 @@ func (c *composer) assign(a *syntax.Assign) (string, *DeniedError) {
 }
 
 // redirect reads one redirection.
-func (c *composer) redirect(r *syntax.Redirect) (Redir, *DeniedError) {
+func (c *composer) redirect(r *syntax.Redirect) (Redir, *rules.Denied) {
 	rd := Redir{Text: nodeText(c.src, r)}
 	fd := -1
 	if r.N != nil {
 		n, err := strconv.Atoi(r.N.Value)
 		if err != nil || n > 2 {
-			return rd, c.deny(RuleRedirect, r, fmt.Sprintf("`%s` redirects descriptor %s; clada handles only 0, 1 and 2", rd.Text, r.N.Value),
+			return rd, c.deny(rules.Redirect, r, fmt.Sprintf("`%s` redirects descriptor %s; clada handles only 0, 1 and 2", rd.Text, r.N.Value),
 				"redirect stdin (0), stdout (1) or stderr (2) only")
 		}
 		fd = n
 	}
-	target := func() (string, *DeniedError) {
+	target := func() (string, *rules.Denied) {
 		v, d := wordValue(c.src, r.Word, false)
 		if d != nil {
 			return "", d
 		}
 		if v == "" {
-			return "", c.deny(RuleRedirect, r, fmt.Sprintf("`%s` names no file", rd.Text), "name the file")
+			return "", c.deny(rules.Redirect, r, fmt.Sprintf("`%s` names no file", rd.Text), "name the file")
 		}
 		return v, nil
 	}
@@ -410,12 +407,12 @@ func (c *composer) redirect(r *syntax.Redirect) (Redir, *DeniedError) {
 					break
 				}
 			}
-			return rd, c.deny(RuleRedirect, r, fmt.Sprintf("`%s` is not a copy of stdout or stderr", rd.Text),
+			return rd, c.deny(rules.Redirect, r, fmt.Sprintf("`%s` is not a copy of stdout or stderr", rd.Text),
 				"use `2>&1` or `>&2`, or name a file")
 		}
 		rd.Kind, rd.Fd, rd.To = RedirDup, orFd(fd, 1), n
 		if rd.Fd == 0 {
-			return rd, c.deny(RuleRedirect, r, fmt.Sprintf("`%s` makes stdin an output", rd.Text), "use `2>&1` or `>&2`")
+			return rd, c.deny(rules.Redirect, r, fmt.Sprintf("`%s` makes stdin an output", rd.Text), "use `2>&1` or `>&2`")
 		}
 		return rd, nil
 	case syntax.Hdoc, syntax.DashHdoc:
@@ -426,7 +423,7 @@ func (c *composer) redirect(r *syntax.Redirect) (Redir, *DeniedError) {
 		rd.Kind, rd.Fd, rd.Data = RedirData, orFd(fd, 0), data
 		rd.Text = strings.SplitN(rd.Text, "\n", 2)[0]
 		if rd.Fd != 0 {
-			return rd, c.deny(RuleRedirect, r, "a here-document for a descriptor other than stdin", "feed it to stdin")
+			return rd, c.deny(rules.Redirect, r, "a here-document for a descriptor other than stdin", "feed it to stdin")
 		}
 		return rd, nil
 	case syntax.WordHdoc:
@@ -436,11 +433,11 @@ func (c *composer) redirect(r *syntax.Redirect) (Redir, *DeniedError) {
 		}
 		rd.Kind, rd.Fd, rd.Data = RedirData, orFd(fd, 0), v+"\n"
 		if rd.Fd != 0 {
-			return rd, c.deny(RuleRedirect, r, "a here-string for a descriptor other than stdin", "feed it to stdin")
+			return rd, c.deny(rules.Redirect, r, "a here-string for a descriptor other than stdin", "feed it to stdin")
 		}
 		return rd, nil
 	default:
-		return rd, c.deny(RuleRedirect, r, fmt.Sprintf("`%s` is a redirection clada does not run", r.Op),
+		return rd, c.deny(rules.Redirect, r, fmt.Sprintf("`%s` is a redirection clada does not run", r.Op),
 			"use >, >>, <, 2>&1, &>, here-documents or here-strings")
 	}
 	if rd.Path == "" {
@@ -451,7 +448,7 @@ func (c *composer) redirect(r *syntax.Redirect) (Redir, *DeniedError) {
 		rd.Path = v
 	}
 	if rd.Kind == RedirRead && rd.Fd != 0 {
-		return rd, c.deny(RuleRedirect, r, fmt.Sprintf("`%s` opens a file for reading on an output", rd.Text), "use `< FILE` for stdin")
+		return rd, c.deny(rules.Redirect, r, fmt.Sprintf("`%s` opens a file for reading on an output", rd.Text), "use `< FILE` for stdin")
 	}
 	return rd, nil
 }
@@ -466,7 +463,7 @@ func orFd(fd, def int) int {
 // heredoc is the text of a here-document whose delimiter is quoted, or
 // whose text holds no `$`, backquote or backslash: bash gives it as it
 // stands (less leading tabs for <<-).
-func (c *composer) heredoc(r *syntax.Redirect) (string, *DeniedError) {
+func (c *composer) heredoc(r *syntax.Redirect) (string, *rules.Denied) {
 	var tb strings.Builder
 	expands := false
 	if r.Hdoc != nil {
@@ -489,7 +486,7 @@ func (c *composer) heredoc(r *syntax.Redirect) (string, *DeniedError) {
 		}
 	}
 	if expands || !quoted && strings.ContainsAny(text, "$`\\") {
-		return "", c.deny(RuleExpansion, r, "the here-document's delimiter is not quoted and its text holds `$`, a backquote or a backslash, which bash would expand",
+		return "", c.deny(rules.Expansion, r, "the here-document's delimiter is not quoted and its text holds `$`, a backquote or a backslash, which bash would expand",
 			"quote the delimiter (<<'EOF') so that the text is literal")
 	}
 	if r.Op == syntax.DashHdoc {
@@ -500,7 +497,7 @@ func (c *composer) heredoc(r *syntax.Redirect) (string, *DeniedError) {
 		text = strings.Join(lines, "")
 	}
 	if bad, off := badRune(text); off >= 0 {
-		return "", c.deny(RuleCharacter, r, fmt.Sprintf("the here-document contains %U, an invisible or control character", bad),
+		return "", c.deny(rules.Character, r, fmt.Sprintf("the here-document contains %U, an invisible or control character", bad),
 			"write the text with visible characters only")
 	}
 	return text, nil
@@ -509,7 +506,7 @@ func (c *composer) heredoc(r *syntax.Redirect) (string, *DeniedError) {
 // words reads one word of a command: its values after brace expansion,
 // each with its glob pattern, or the text of the one substitution clada
 // knows the value of.
-func (c *composer) words(w *syntax.Word, first bool) ([]Word, *DeniedError) {
+func (c *composer) words(w *syntax.Word, first bool) ([]Word, *rules.Denied) {
 	if v, ok, d := c.catHeredoc(w); ok || d != nil {
 		if d != nil {
 			return nil, d
@@ -522,7 +519,7 @@ func (c *composer) words(w *syntax.Word, first bool) ([]Word, *DeniedError) {
 		return nil, d
 	}
 	if what := braceCheck(val, unq); what == "a sequence" {
-		return nil, c.deny(RuleExpansion, w, fmt.Sprintf("`%s` is a brace sequence, which clada does not expand", nodeText(c.src, w)),
+		return nil, c.deny(rules.Expansion, w, fmt.Sprintf("`%s` is a brace sequence, which clada does not expand", nodeText(c.src, w)),
 			"write each word out, or use a brace list such as {a,b,c}")
 	}
 	var out []Word
@@ -539,7 +536,7 @@ func (c *composer) words(w *syntax.Word, first bool) ([]Word, *DeniedError) {
 // made of that substitution, with literal text around it at most): its
 // value is the here-document's text less its final newlines, as bash
 // gives it. ok is false for every other word.
-func (c *composer) catHeredoc(w *syntax.Word) (string, bool, *DeniedError) {
+func (c *composer) catHeredoc(w *syntax.Word) (string, bool, *rules.Denied) {
 	if len(w.Parts) != 1 {
 		return "", false, nil
 	}
@@ -578,8 +575,8 @@ func (c *composer) catHeredoc(w *syntax.Word) (string, bool, *DeniedError) {
 }
 
 // deny is a denial at node n (nil: no position).
-func (c *composer) deny(rule Rule, n syntax.Node, reason, advice string) *DeniedError {
-	e := &DeniedError{Rule: rule, Reason: reason, Advice: advice}
+func (c *composer) deny(rule rules.Rule, n syntax.Node, reason, advice string) *rules.Denied {
+	e := &rules.Denied{Rule: rule, Reason: reason, Advice: advice}
 	if n != nil {
 		pos := n.Pos()
 		e.Line, e.Col = int(pos.Line()), int(pos.Col())

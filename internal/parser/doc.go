@@ -8,7 +8,7 @@
 // backslash escapes, line continuations). Everything a shell would have to
 // interpret — pipes, chaining, redirections, expansions, substitutions,
 // globs, brace and tilde expansion, assignments, compound commands and
-// builtins — is refused with a [*DeniedError] naming the rule, the word,
+// builtins — is refused with a [*rules.Denied] naming the rule, the word,
 // its position and what to write instead.
 //
 // parser never expands anything and never imports mvdan's expand or interp

@@ -7,19 +7,9 @@ import (
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/clada/clada/internal/rules"
 )
-
-// RuleLookalike: an argument that starts with a Unicode dash or minus
-// that looks like "-" (rm ‐rf sub, with U+2010), or a "-" or "--"
-// followed by a non-ASCII character where the flag's letter would stand
-// (rm -ｒf, with a fullwidth r). A program does not take such a word
-// for a flag, so a spec would check it as a path while the person reads
-// a flag; nobody means either.
-const RuleLookalike Rule = "lookalike"
-
-// RuleBackslash: on Windows, a word whose backslashes the bash parser
-// consumed (cat calc\calc.go reaches the program as calccalc.go).
-const RuleBackslash Rule = "backslash"
 
 // isDashLookalike reports whether r looks like the ASCII hyphen-minus:
 // the Unicode dashes U+2010–U+2015, the minus sign U+2212, the small
@@ -53,7 +43,7 @@ func isDashLookalike(r rune) bool {
 // lookalike checks the arguments (not the program name, which
 // checkName keeps to ASCII) for a leading dash lookalike, or a non-ASCII
 // character right after a leading "-" or "--".
-func lookalike(src string, args []*syntax.Word, argv []string) *DeniedError {
+func lookalike(src string, args []*syntax.Word, argv []string) *rules.Denied {
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		r, _ := utf8.DecodeRuneInString(a)
@@ -72,7 +62,7 @@ func lookalike(src string, args []*syntax.Word, argv []string) *DeniedError {
 		}
 		w := args[i]
 		pos := w.Pos()
-		return &DeniedError{Rule: RuleLookalike, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+		return &rules.Denied{Rule: rules.Lookalike, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 			Reason: fmt.Sprintf("the argument `%s` %s: the program would not read it as the flag it looks like", a, what),
 			Advice: "write flags with the ASCII hyphen-minus `-` and ASCII letters (rm -f, not rm ‐f); to pass such text, quote it after `--`"}
 	}
@@ -107,9 +97,9 @@ func consumedBackslash(src string, args []*syntax.Word) *syntax.Word {
 
 // backslashDenial is the Windows refusal of a word whose backslashes the
 // parser consumed.
-func backslashDenial(src string, w *syntax.Word) *DeniedError {
+func backslashDenial(src string, w *syntax.Word) *rules.Denied {
 	pos := w.Pos()
-	return &DeniedError{Rule: RuleBackslash, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
+	return &rules.Denied{Rule: rules.Backslash, Word: nodeText(src, w), Line: int(pos.Line()), Col: int(pos.Col()),
 		Reason: fmt.Sprintf("`%s` holds a backslash that the bash syntax of RUN blocks removes, so the program would not see it: on Windows that is a path separator lost", nodeText(src, w)),
 		Advice: "write paths with `/` (cat calc/calc.go), which Windows programs accept; put a backslash that must stay in single quotes"}
 }

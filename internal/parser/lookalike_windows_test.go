@@ -3,6 +3,8 @@ package parser
 import (
 	"errors"
 	"testing"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestNewRefusesConsumedBackslashOnWindows: on Windows the default parser
@@ -11,9 +13,9 @@ import (
 func TestNewRefusesConsumedBackslashOnWindows(t *testing.T) {
 	t.Parallel()
 	_, err := New().Command(`cat calc\calc.go`)
-	var d *DeniedError
-	if !errors.As(err, &d) || d.Rule != RuleBackslash {
-		t.Fatalf(`Command("cat calc\\calc.go") = %v, want rule %s`, err, RuleBackslash)
+	var d *rules.Denied
+	if !errors.As(err, &d) || d.Rule != rules.Backslash {
+		t.Fatalf(`Command("cat calc\\calc.go") = %v, want rule %s`, err, rules.Backslash)
 	}
 	argv, err := New().Command(`cat calc/calc.go 'C:\x\y'`)
 	if err != nil || len(argv) != 3 || argv[2] != `C:\x\y` {

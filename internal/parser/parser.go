@@ -10,7 +10,7 @@ import (
 type Parser struct {
 	sh *syntax.Parser
 	// windows refuses words whose backslashes the parser consumed
-	// ([RuleBackslash]); New sets it on Windows.
+	// ([rules.Backslash]); New sets it on Windows.
 	windows bool
 }
 
@@ -21,7 +21,7 @@ func New() *Parser {
 }
 
 // ForWindows makes p refuse, or stop refusing, a word whose backslashes
-// the bash syntax consumed ([RuleBackslash]): on Windows `cat a\b.go`
+// the bash syntax consumed ([rules.Backslash]): on Windows `cat a\b.go`
 // would reach cat as ab.go. New turns it on when clada runs on Windows;
 // `clada check --os windows` turns it on elsewhere. It returns p.
 func (p *Parser) ForWindows(on bool) *Parser {

@@ -13,6 +13,7 @@ import (
 	"github.com/clada/clada/internal/approve"
 	"github.com/clada/clada/internal/gateway"
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 )
 
 // alwaysAsker answers always to every question.
@@ -73,7 +74,7 @@ func TestProjectConcurrentRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range n {
-		if r := g.Check(fmt.Sprintf("true %d", i), ""); r.Decision != gateway.Allow || r.Rule != gateway.RuleAllowedPattern {
+		if r := g.Check(fmt.Sprintf("true %d", i), ""); r.Decision != gateway.Allow || r.Rule != rules.AllowedPattern {
 			t.Errorf("after always, `true %d` = %s (%s); want allowed by its pattern", i, r.Decision, r.Rule)
 		}
 		if _, err := os.Stat(filepath.Join(root, fmt.Sprintf("f%d", i))); err != nil {

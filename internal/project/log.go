@@ -9,6 +9,7 @@ import (
 	"github.com/clada/clada/internal/decisionlog"
 	"github.com/clada/clada/internal/gateway"
 	"github.com/clada/clada/internal/output"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/runner"
 )
 
@@ -23,13 +24,13 @@ func (p *Project) Log(entries ...decisionlog.Entry) error {
 // none is known).
 func (p *Project) LogEntry(entry, agent string, r *gateway.Result) decisionlog.Entry {
 	e := decisionlog.Entry{Time: time.Now(), Entry: entry, Agent: agent, Command: r.Command, Dir: p.relDir(r),
-		Decision: string(r.Decision), Rule: r.Rule, Word: r.Word, Reason: r.Reason, Status: string(r.Status),
+		Decision: string(r.Decision), Rule: string(r.Rule), Word: r.Word, Reason: r.Reason, Status: string(r.Status),
 		ApprovedBy: r.ApprovedBy, NotApproved: r.NotApproved}
 	if e.ApprovedBy == "" && r.Decision == gateway.Allow && r.Status == gateway.StatusPlanned {
-		e.ApprovedBy = r.Rule // decided only: what would let it run
+		e.ApprovedBy = string(r.Rule) // decided only: what would let it run
 	}
 	switch e.ApprovedBy {
-	case gateway.RuleAllowedPattern, "always", "prefix", "composition":
+	case string(rules.AllowedPattern), "always", "prefix", "composition":
 		e.Pattern, e.Scope = p.patternOf(r)
 	}
 	if r.Run != nil {
@@ -91,7 +92,7 @@ func (p *Project) patternOf(r *gateway.Result) (pattern, scope string) {
 	var argvs [][]string
 	if r.Composite != nil {
 		for _, part := range r.Composite.Parts {
-			if part.Rule == gateway.RuleAllowedPattern || r.ApprovedBy != "composition" {
+			if part.Rule == rules.AllowedPattern || r.ApprovedBy != "composition" {
 				argvs = append(argvs, part.Argv)
 			}
 		}

@@ -45,7 +45,7 @@ type finding struct {
 // githubBlock keeps the finding of one RUN block, if it has one: a deny,
 // an ask in a dry run, an ask that did not run, a command that failed.
 func (r *Reporter) githubBlock(b *gateway.Result) {
-	f := finding{source: b.Source, line: b.Line, col: b.Col, block: b.Index + 1, rule: b.Rule, command: b.Command}
+	f := finding{source: b.Source, line: b.Line, col: b.Col, block: b.Index + 1, rule: string(b.Rule), command: b.Command}
 	if b.Argv != nil {
 		f.command = quoteArgv(b.Argv)
 	}

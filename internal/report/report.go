@@ -17,6 +17,7 @@ import (
 	"github.com/clada/clada/internal/gateway"
 	"github.com/clada/clada/internal/output"
 	"github.com/clada/clada/internal/parser"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/runner"
 )
 
@@ -156,7 +157,7 @@ func (r *Reporter) Errors(errs []*parser.Error) {
 			r.json(errorOut{Type: "error", Source: e.Source, Line: e.Line, Text: e.Text, Message: e.Msg, Advice: advice})
 		case GitHub:
 			r.findings = append(r.findings, finding{level: "error", source: e.Source, line: e.Line,
-				title: "clada: CSL error", msg: e.Msg, rule: gateway.RuleCSLSyntax, text: e.Text})
+				title: "clada: CSL error", msg: e.Msg, rule: string(rules.CSLSyntax), text: e.Text})
 		default:
 			r.printf("%s\n", visible(e.Error()))
 			if e.Text != "" {
@@ -240,7 +241,7 @@ type Summary struct {
 func Summarize(p *gateway.Plan) Summary {
 	s := Summary{Blocks: len(p.Results), WriteSearch: p.Skipped, Errors: len(p.Errors), Notes: len(p.Warnings) + len(p.Hints)}
 	for _, b := range p.Results {
-		if b.Rule == gateway.RuleCSLSyntax {
+		if b.Rule == rules.CSLSyntax {
 			s.Errors++
 		}
 		switch b.Decision {
@@ -467,7 +468,7 @@ func (r *Reporter) streamJSON(sh shown) streamJSON {
 func (r *Reporter) blockJSON(b *gateway.Result) blockOut {
 	o := blockOut{Type: "block", Index: b.Index + 1, Source: b.Source, Line: b.Line, Group: b.Group,
 		Command: b.Command, Argv: b.Argv, Exec: b.Exec, Dir: dirAttr(b), Decision: string(b.Decision),
-		Rule: b.Rule, Word: b.Word, WordLine: b.WordLine, Col: b.Col, Reason: b.Reason, Advice: b.Advice,
+		Rule: string(b.Rule), Word: b.Word, WordLine: b.WordLine, Col: b.Col, Reason: b.Reason, Advice: b.Advice,
 		Status: string(b.Status), NotApproved: b.NotApproved, Declined: declined(b), Skip: b.Skip, ApprovedBy: b.ApprovedBy, Wrote: b.Wrote,
 		Missing: b.Missing, Parts: partsJSON(b)}
 	if o.Argv == nil {
@@ -535,7 +536,7 @@ func partsJSON(b *gateway.Result) []partOut {
 	}
 	out := make([]partOut, len(c.Parts))
 	for i, p := range c.Parts {
-		o := partOut{Command: p.Text, Argv: p.Argv, Dir: p.DirAttr, Decision: string(p.Decision), Rule: p.Rule,
+		o := partOut{Command: p.Text, Argv: p.Argv, Dir: p.DirAttr, Decision: string(p.Decision), Rule: string(p.Rule),
 			Word: p.Word, Reason: p.Reason, Decides: i == c.Decider}
 		if o.Dir == "" {
 			o.Dir = "."
@@ -677,7 +678,7 @@ func (r *Reporter) textParts(b *gateway.Result) {
 		}
 		rule := ""
 		if p.Decision != gateway.Allow || p.Rule != "" {
-			rule = " (rule " + p.Rule + ")"
+			rule = " (rule " + string(p.Rule) + ")"
 		}
 		ran := ""
 		if i < len(b.Parts) {
@@ -715,7 +716,7 @@ func (r *Reporter) statusText(b *gateway.Result) string {
 	case "trust-all":
 		by = "approved by --trust-all"
 	case gateway.ApprovedNotInstalled:
-		by = "not run, nobody asked (rule " + b.Rule + "): " + visible(b.Reason)
+		by = "not run, nobody asked (rule " + string(b.Rule) + "): " + visible(b.Reason)
 	}
 	dur := res.Duration.Round(time.Millisecond).Milliseconds()
 	switch res.Status {

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/clada/clada/internal/atomicfile"
 )
 
 // Bounds of a [Snapshot]: how many entries it records, and how much
@@ -332,7 +334,7 @@ func (s *Snapshot) restore(c *Change, p string, e *entry) {
 			return
 		}
 	default:
-		if err := writeAtomic(p, e.data, e.mode.Perm()); err != nil {
+		if err := atomicfile.Write(p, e.data, atomicfile.Options{Perm: e.mode.Perm()}); err != nil {
 			c.Undo = "not restored: " + errText(err)
 			return
 		}
@@ -416,35 +418,6 @@ func removeFile(p string) error {
 	err := os.Remove(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
-	}
-	return err
-}
-
-// writeAtomic replaces p with data through a temporary file in the same
-// directory, so a reader never sees half of it.
-func writeAtomic(p string, data []byte, perm fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".restore-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		if fi, lerr := os.Lstat(p); lerr == nil && fi.IsDir() {
-			err = fmt.Errorf("%s is a directory", p)
-		}
-	}
-	if err == nil {
-		err = os.Rename(tmp, p)
-	}
-	if err != nil {
-		os.Remove(tmp)
 	}
 	return err
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestAwkWhy: the awk checker allows programs that only read their input
@@ -192,7 +194,7 @@ func TestAwkCheck(t *testing.T) {
 		if v.Outcome != tt.want || !strings.Contains(v.Reason, tt.why) {
 			t.Errorf("check(%q) = %v (%s), want %v with %q", tt.argv, v.Outcome, v.Reason, tt.want, tt.why)
 		}
-		if v.Outcome == Ask && (v.Rule != RuleSpecAsk || v.Advice == "") {
+		if v.Outcome == Ask && (v.Rule != rules.SpecAsk || v.Advice == "") {
 			t.Errorf("check(%q): rule %s, advice %q; want spec-ask with advice", tt.argv, v.Rule, v.Advice)
 		}
 	}

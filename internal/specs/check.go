@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // Check decides argv, run in dir (absolute, already confined by the
-// caller), against the specs. The order: a wrapper is Ask (RuleWrapper),
+// caller), against the specs. The order: a wrapper is Ask (rules.Wrapper),
 // whatever the specs say; an argv[0] that is not a bare name is NoSpec; git
 // goes to gitrules; a name without a spec is NoSpec; otherwise every flag,
 // value and path must fit the spec, or the verdict is Deny naming the
@@ -21,10 +23,10 @@ import (
 // not checked here; see [HardBlock].
 func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	if len(argv) == 0 {
-		return Verdict{Outcome: Deny, Rule: RuleSpec, Reason: "empty command", Advice: "write a command"}
+		return Verdict{Outcome: Deny, Rule: rules.Spec, Reason: "empty command", Advice: "write a command"}
 	}
 	if reason, ok := Wrapper(argv); ok {
-		return Verdict{Outcome: Ask, Rule: RuleWrapper, Arg: argv[0], Reason: reason, Advice: "run the program directly, or wait for the person to approve"}
+		return Verdict{Outcome: Ask, Rule: rules.Wrapper, Arg: argv[0], Reason: reason, Advice: "run the program directly, or wait for the person to approve"}
 	}
 	name := argv[0]
 	if strings.ContainsAny(name, `/\`) {
@@ -35,7 +37,7 @@ func (s *Set) Check(argv []string, dir string, r *Resolver) Verdict {
 	}
 	sp, err := s.spec(name)
 	if err != nil {
-		return Verdict{Outcome: Deny, Rule: RuleSpec, Arg: name, Reason: err.Error(), Advice: "report this bug in clada; meanwhile ask the person to run the command"}
+		return Verdict{Outcome: Deny, Rule: rules.Spec, Arg: name, Reason: err.Error(), Advice: "report this bug in clada; meanwhile ask the person to run the command"}
 	}
 	if sp == nil {
 		return Verdict{Outcome: NoSpec, Reason: "no spec for " + name}
@@ -98,7 +100,7 @@ func (s *Set) LookPath(name string) (string, error) {
 // check applies one spec; on Allow and Ask, Exec[0] is still the bare name.
 func (sp *spec) check(argv []string, dir string, r *Resolver) Verdict {
 	if helpOnly(argv[1:]) && !sp.noHelp {
-		return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " " + argv[1] + " only prints", Exec: sp.execFor(argv)}
+		return Verdict{Outcome: Allow, Rule: rules.Spec, Reason: sp.name + " " + argv[1] + " only prints", Exec: sp.execFor(argv)}
 	}
 	if sp.subs != nil {
 		return sp.checkSub(argv, dir, r)
@@ -146,14 +148,14 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 	for _, o := range ops {
 		for prefix, why := range sp.forbidOperands {
 			if strings.HasPrefix(o, prefix) {
-				return Verdict{Outcome: Deny, Rule: RuleSpec, Arg: o, Reason: fmt.Sprintf("%s operand %s starts with %q: %s", sp.name, o, prefix, why),
+				return Verdict{Outcome: Deny, Rule: rules.Spec, Arg: o, Reason: fmt.Sprintf("%s operand %s starts with %q: %s", sp.name, o, prefix, why),
 					Advice: "name a file that starts with " + prefix + " as ./" + o + "; " + sp.usage()}
 			}
 		}
 	}
 	for _, o := range ops[:npos] {
 		if sp.positionalPrefix != "" && !strings.HasPrefix(o, sp.positionalPrefix) {
-			return Verdict{Outcome: Deny, Rule: RuleSpec, Arg: o, Reason: fmt.Sprintf("%s operand %s must start with %q", sp.name, o, sp.positionalPrefix), Advice: sp.usage()}
+			return Verdict{Outcome: Deny, Rule: rules.Spec, Arg: o, Reason: fmt.Sprintf("%s operand %s must start with %q", sp.name, o, sp.positionalPrefix), Advice: sp.usage()}
 		}
 		if sp.modeOperand {
 			if err := checkMode(sp.name, o); err != nil {
@@ -184,18 +186,18 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		paths = slices.DeleteFunc(slices.Clone(paths), isAwkAssign)
 	}
 	if sp.modeOperand && npos == 0 && !p.pattern {
-		return Verdict{Outcome: Deny, Rule: RuleSpec, Reason: sp.name + " needs a mode", Advice: sp.usage()}
+		return Verdict{Outcome: Deny, Rule: rules.Spec, Reason: sp.name + " needs a mode", Advice: sp.usage()}
 	}
 	switch {
 	case sp.exactPaths >= 0 && len(paths) != sp.exactPaths:
-		return Verdict{Outcome: Deny, Rule: RuleTooManyPaths, Reason: fmt.Sprintf("%s takes exactly %d path(s), got %d", sp.name, sp.exactPaths, len(paths)), Advice: sp.usage()}
+		return Verdict{Outcome: Deny, Rule: rules.TooManyPaths, Reason: fmt.Sprintf("%s takes exactly %d path(s), got %d", sp.name, sp.exactPaths, len(paths)), Advice: sp.usage()}
 	case sp.maxPaths >= 0 && len(paths) > sp.maxPaths:
 		arg := paths[sp.maxPaths]
 		reason := fmt.Sprintf("%s takes at most %d path(s), got %d", sp.name, sp.maxPaths, len(paths))
 		if sp.maxPaths == 0 {
 			reason = fmt.Sprintf("%s takes no path or operand here, got %q", sp.name, arg)
 		}
-		return Verdict{Outcome: Deny, Rule: RuleTooManyPaths, Arg: arg, Reason: reason, Advice: sp.usage()}
+		return Verdict{Outcome: Deny, Rule: rules.TooManyPaths, Arg: arg, Reason: reason, Advice: sp.usage()}
 	}
 	if sp.noRemote {
 		for _, a := range paths {
@@ -215,7 +217,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 	if sp.dotPaths {
 		for _, a := range paths {
 			if !strings.HasPrefix(a, ".") && !filepath.IsAbs(a) {
-				return Verdict{Outcome: Deny, Rule: RuleSpec, Arg: a,
+				return Verdict{Outcome: Deny, Rule: rules.Spec, Arg: a,
 					Reason: fmt.Sprintf("%s takes %s for an import path or a pattern, which Go resolves outside the project too (go fmt std rewrites GOROOT)", sp.name, a),
 					Advice: "name the package by its directory: ./" + a + " (./src/... for the packages below src)"}
 			}
@@ -343,7 +345,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 			}
 		}
 	}
-	v := Verdict{Outcome: Allow, Rule: RuleSpec, Reason: sp.name + " fits its spec", Exec: sp.execFor(argv), Env: sp.env, Destroys: destroyed, Paths: touched}
+	v := Verdict{Outcome: Allow, Rule: rules.Spec, Reason: sp.name + " fits its spec", Exec: sp.execFor(argv), Env: sp.env, Destroys: destroyed, Paths: touched}
 	if len(p.inner) > 0 {
 		start := "."
 		if len(ops) > 0 {
@@ -352,7 +354,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		for _, in := range p.inner {
 			v.Inner = append(v.Inner, substBraces(in, start))
 		}
-		v.Outcome, v.Rule = Ask, RuleSpecAsk
+		v.Outcome, v.Rule = Ask, rules.SpecAsk
 		v.Reason = sp.name + " " + strings.Join(sp.seenOf(p, sp.execActions), " ") + " runs a command for each file it finds"
 		v.Advice = "run the inner command on the files yourself, or wait for the person to approve"
 		return v
@@ -387,14 +389,14 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 				if !r.inside(f.Resolved) {
 					// Not a read outside to ask about: clada would
 					// parse the file, and its parse errors quote it.
-					return Verdict{Outcome: Deny, Rule: RulePathOutsideRoot, Arg: f.Arg,
+					return Verdict{Outcome: Deny, Rule: rules.PathOutsideRoot, Arg: f.Arg,
 						Reason: sp.name + " program file " + f.Arg + " is outside the project, and clada checks a program file only inside it",
 						Advice: "copy the program into the project, or give it inline"}
 				}
 			}
 			var streams bool
 			if why, streams = sp.checkScript(files, append(p.scripts, ops[:npos]...)); why != "" {
-				v.Outcome, v.Rule, v.Reason, v.Arg = Ask, RuleSpecAsk, why, ""
+				v.Outcome, v.Rule, v.Reason, v.Arg = Ask, rules.SpecAsk, why, ""
 				v.Advice = "print to standard output and let the shell redirect it, read only the files named as operands, or wait for the person to approve; `clada allow '" + sp.name + " *'` consents to every " + sp.name + " program from now on"
 				return v
 			}
@@ -405,7 +407,7 @@ func (sp *spec) checkPlain(argv []string, dir string, r *Resolver) Verdict {
 		}
 	}
 	if why != "" {
-		v.Outcome, v.Rule, v.Reason = Ask, RuleSpecAsk, why
+		v.Outcome, v.Rule, v.Reason = Ask, rules.SpecAsk, why
 		v.Arg = p.unknown
 		v.Advice = "wait for the person to approve; `clada allow '" + sp.name + " *'` consents to this command from now on"
 	}
@@ -477,11 +479,11 @@ func baseName(p string) string {
 }
 
 func denyErr(err error) Verdict {
-	var de *DeniedError
+	var de *rules.Denied
 	if errors.As(err, &de) {
 		return denyVerdict(de)
 	}
-	return Verdict{Outcome: Deny, Rule: RulePathOutsideRoot, Reason: err.Error(), Advice: "use a path inside the project root"}
+	return Verdict{Outcome: Deny, Rule: rules.PathOutsideRoot, Reason: err.Error(), Advice: "use a path inside the project root"}
 }
 
 func (sp *spec) usage() string {
@@ -540,7 +542,7 @@ func (s *Set) CheckExamples(r *Resolver) error {
 func (sp *spec) checkExample(ex string, r *Resolver) Verdict {
 	argv, err := splitExample(ex)
 	if err != nil {
-		return Verdict{Outcome: Deny, Rule: RuleSpec, Reason: err.Error()}
+		return Verdict{Outcome: Deny, Rule: rules.Spec, Reason: err.Error()}
 	}
 	if e := HardBlock(argv, r.Root(), r); e != nil {
 		return denyVerdict(e)

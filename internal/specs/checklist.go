@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // maxCheckList bounds a checksum list clada reads (sha256sum -c LIST); a
@@ -50,7 +52,7 @@ func (sp *spec) checkListed(lists []string, dir string, r *Resolver) (touched []
 			for _, n := range names {
 				res, err := r.Confine(dir, n, false)
 				if err != nil {
-					var de *DeniedError
+					var de *rules.Denied
 					if errors.As(err, &de) {
 						d := *de
 						d.Reason = fmt.Sprintf("%s -c opens the files its list names, and %s names %s: %s", sp.name, l, n, de.Reason)

@@ -131,17 +131,7 @@ func (sp *spec) destroyed(p parsed, paths []string, dir string, r *Resolver) []D
 		if sp.writes == WritesLast {
 			get = follow
 		}
-		dest, srcs := "", paths
-		switch {
-		case p.target:
-			for _, fp := range p.flagPaths {
-				if fp.write {
-					dest = fp.arg
-				}
-			}
-		case len(paths) >= 2:
-			dest, srcs = paths[len(paths)-1], paths[:len(paths)-1]
-		}
+		dest, srcs := p.destination(paths)
 		if dest == "" {
 			break
 		}

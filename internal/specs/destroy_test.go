@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestDestroys: Check lists the existing paths a command deletes or
@@ -82,7 +84,7 @@ edit_flags = ["-i", "--in-place"]
 		}
 		v := s.Check(argv, root, r)
 		if v.Outcome != Allow {
-			if v.Rule == RuleNotFound && argv[0] == "edx" {
+			if v.Rule == rules.NotFound && argv[0] == "edx" {
 				v = s.specs["edx"].check(argv, root, r)
 			}
 			if v.Outcome != Allow {
@@ -110,7 +112,7 @@ edit_flags = ["-i", "--in-place"]
 	}
 	// An edit flag makes the paths written: never into .git/ or .clada/.
 	mustMkdir(t, filepath.Join(root, ".git"))
-	if v := s.specs["edx"].check([]string{"edx", "-i", ".git/config"}, root, r); v.Outcome != Deny || v.Rule != RuleProtectedPath {
+	if v := s.specs["edx"].check([]string{"edx", "-i", ".git/config"}, root, r); v.Outcome != Deny || v.Rule != rules.ProtectedPath {
 		t.Errorf("edx -i .git/config = %v (%s), want deny (protected-path)", v.Outcome, v.Rule)
 	}
 	if v := s.specs["edx"].check([]string{"edx", ".git/config"}, root, r); v.Outcome != Allow {

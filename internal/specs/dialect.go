@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // The systems clada decides for: where it runs, or what `--os` names.
@@ -30,15 +32,10 @@ const (
 	// files ".", "--hide" and "/etc". Some use getopt_long, which
 	// permutes, and GNU coreutils may come first in PATH (Homebrew's
 	// gnubin); so an option word after the first operand is refused
-	// (RuleOptionAfterOperand), and each spec's bsd_flags and bsd_long
+	// (rules.OptionAfterOperand), and each spec's bsd_flags and bsd_long
 	// say which options differ there.
 	DialectBSD Dialect = "bsd"
 )
-
-// RuleOptionAfterOperand: under the BSD dialect, a word starting with -
-// after the first operand, which one program reads as an option and
-// another as a file name.
-const RuleOptionAfterOperand Rule = "option-after-operand"
 
 // HostOS is the system clada runs on, as --os names it: runtime.GOOS,
 // with the other BSDs counted as freebsd.
@@ -185,10 +182,10 @@ func (sp *spec) forDialect(d Dialect) *spec {
 
 // optionAfterOperand refuses word a, an option after the operand first
 // under the BSD dialect.
-func (sp *spec) optionAfterOperand(a, first string) *DeniedError {
-	return &DeniedError{
-		Rule: RuleOptionAfterOperand,
-		Arg:  a,
+func (sp *spec) optionAfterOperand(a, first string) *rules.Denied {
+	return &rules.Denied{
+		Rule: rules.OptionAfterOperand,
+		Word: a,
 		Reason: fmt.Sprintf("%s comes after the operand %s: on macOS and the BSDs %s stops reading options at its first operand and takes %s as a file name, "+
 			"while GNU %s (which may come first in PATH) reads it as an option, so clada cannot tell what it does", a, first, sp.name, a, sp.name),
 		Advice: "put every option before the first operand (" + sp.name + " -x a.txt, not " + sp.name + " a.txt -x); name a file starting with - as ./" + strings.TrimLeft(a, "-") + " or after --",

@@ -48,7 +48,7 @@
 //     an expression of operators and the spec's tests only; actions that
 //     run programs, delete or write files are never tests.
 //
-// Unknown and forbidden flags are denied with [RuleUnknownFlag] naming the
+// Unknown and forbidden flags are denied with [rules.UnknownFlag] naming the
 // word; a forbidden one says why (rm -f "forces removal and hides errors").
 //
 // # Paths
@@ -68,7 +68,7 @@
 // case-sensitive ones refusing .GIT costs nothing. For cp and mv into an
 // existing directory, DIR/NAME of each source is checked as written too.
 // Reading .git/config is allowed. On unix a written path may not be an
-// existing regular file with more than one hard link (RuleProtectedPath):
+// existing regular file with more than one hard link (rules.ProtectedPath):
 // the other link may be inside .git/ or .clada/, or outside the project
 // (the sandbox checks paths, not inodes), so cp -l, which makes such
 // links, is forbidden too. A mode that sets the setuid or setgid bit is
@@ -86,7 +86,7 @@
 // directory it writes into (DEST/NAME of each source, or DEST itself with a
 // target_self flag: cp -T, mv -T) is walked without following symlinks;
 // a symlink, a hard-linked file or a .git/.clada directory below it, or
-// more than 10,000 entries, is RuleProtectedPath naming it. cp -s and
+// more than 10,000 entries, is rules.ProtectedPath naming it. cp -s and
 // --parents, which make such symlinks or write through them, are forbidden.
 // A recursive copy also copies the symlinks of its sources as they are (a
 // source that is a symlink too), and a relative one with ".." copied to a
@@ -96,7 +96,7 @@
 // # Order of [Set.Check]
 //
 // A wrapper ([Wrapper]: env, xargs, shells, python -c, …) is Ask with
-// [RuleWrapper], whatever any spec says; an argv[0] containing a slash is
+// [rules.Wrapper], whatever any spec says; an argv[0] containing a slash is
 // NoSpec (specs apply to bare names only); git goes to gitrules; a name
 // without a spec is NoSpec; then the spec. Allowed programs are resolved
 // once per name per Set with exec.LookPath; Exec holds the absolute path.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // pathArg is a path that the command will open, with how it came.
@@ -45,9 +47,28 @@ func (p *parsed) any(names []string) bool {
 	return false
 }
 
+// destination returns the destination of a command that copies or moves
+// paths into one place (cp, mv, ln, install): the value of its target
+// flag (-t DIR) when it has one, "" when that flag names none; else the
+// last of two or more operands. srcs are the operands that are not the
+// destination (all of paths when dest is "").
+func (p *parsed) destination(paths []string) (dest string, srcs []string) {
+	switch {
+	case p.target:
+		for _, fp := range p.flagPaths {
+			if fp.write {
+				dest = fp.arg
+			}
+		}
+	case len(paths) >= 2:
+		return paths[len(paths)-1], paths[:len(paths)-1]
+	}
+	return dest, paths
+}
+
 // parseArgs splits args (argv without argv[0]) as the program would:
 // getopt-style flags with permutation, or find's paths-then-expression.
-func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
+func (sp *spec) parseArgs(args []string) (parsed, *rules.Denied) {
 	if sp.tests != nil {
 		return sp.parseFind(args)
 	}
@@ -65,7 +86,7 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 			// operand is a file name to the program. (An asked runner
 			// without permutation, npx, hands everything after its
 			// first operand to the program it runs: operands.)
-			return p, &DeniedError{Rule: RuleSpec, Arg: a,
+			return p, &rules.Denied{Rule: rules.Spec, Word: a,
 				Reason: fmt.Sprintf("%s takes %s after an operand as a file name, not as a flag", sp.name, a),
 				Advice: "put every flag before the operands (" + sp.name + " " + a + " FILE), or write -- before a file named " + a}
 		case done || a == "-" || len(a) < 2 || a[0] != '-' || sp.modeOperand && len(p.operands) == 0 && a != "--" && symbolicMode(a):
@@ -131,7 +152,7 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 				if t == TypeBool || t == TypeOpt {
 					continue
 				}
-				var err *DeniedError
+				var err *rules.Denied
 				if i, err = sp.nextValue(&p, args, i, a, a, t); err != nil {
 					return p, err
 				}
@@ -189,7 +210,7 @@ func (sp *spec) parseArgs(args []string) (parsed, *DeniedError) {
 // and writes .git/config. So a word must be exactly a listed flag, or a
 // listed value flag with its value attached (-l64); -al, -pl, -ac are
 // unknown.
-func (sp *spec) parseWord(p *parsed, args []string, i int) (int, *DeniedError) {
+func (sp *spec) parseWord(p *parsed, args []string, i int) (int, *rules.Denied) {
 	a := args[i]
 	if t, ok := sp.flags[a]; ok {
 		p.saw(a)
@@ -212,9 +233,9 @@ func (sp *spec) parseWord(p *parsed, args []string, i int) (int, *DeniedError) {
 		p.saw(name)
 		return i, sp.flagValue(p, a, name, t, a[2:])
 	}
-	return i, &DeniedError{
-		Rule: RuleUnknownFlag,
-		Arg:  a,
+	return i, &rules.Denied{
+		Rule: rules.UnknownFlag,
+		Word: a,
 		Reason: sp.name + " " + a + " is not a flag in clada's spec for " + sp.name + ", whose flags never combine: " + sp.name +
 			" does not read a word of several letters as getopt does (xxd takes -al for -a, GNU sed -iE for -i with the suffix E)",
 		Advice: "write each flag as its own word (-a -l 5, not -al 5); " + sp.flagAdvice(),
@@ -224,7 +245,7 @@ func (sp *spec) parseWord(p *parsed, args []string, i int) (int, *DeniedError) {
 // parseFind parses find's command line: leading options from flags, then
 // starting points, then an expression made only of operators and the
 // listed tests.
-func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
+func (sp *spec) parseFind(args []string) (parsed, *rules.Denied) {
 	var p parsed
 	i := 0
 	for ; i < len(args); i++ {
@@ -233,7 +254,7 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 			break
 		}
 		if t != TypeBool {
-			var err *DeniedError
+			var err *rules.Denied
 			if i, err = sp.nextValue(&p, args, i, args[i], args[i], t); err != nil {
 				return p, err
 			}
@@ -255,7 +276,7 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 				j++
 			}
 			if j >= len(args) || j == i+1 {
-				return p, &DeniedError{Rule: RuleSpec, Arg: a, Reason: sp.name + " " + a + " needs a command ended by ';' or '{} +'", Advice: "end the command with a quoted ';' (\\; or ';') or with {} +: find . -name x " + a + " wc -l {} \\;"}
+				return p, &rules.Denied{Rule: rules.Spec, Word: a, Reason: sp.name + " " + a + " needs a command ended by ';' or '{} +'", Advice: "end the command with a quoted ';' (\\; or ';') or with {} +: find . -name x " + a + " wc -l {} \\;"}
 			}
 			p.saw(a)
 			p.inner = append(p.inner, args[i+1:j])
@@ -265,7 +286,7 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 		t, ok := sp.tests[a]
 		if !ok {
 			if !strings.HasPrefix(a, "-") {
-				return p, &DeniedError{Rule: RuleSpec, Arg: a, Reason: sp.name + ": " + a + " comes after the expression started; starting points must come first", Advice: "put every path before the first test, e.g. find dir -name '*.go'"}
+				return p, &rules.Denied{Rule: rules.Spec, Word: a, Reason: sp.name + ": " + a + " comes after the expression started; starting points must come first", Advice: "put every path before the first test, e.g. find dir -name '*.go'"}
 			}
 			return p, sp.unknownFlag(a, a, "")
 		}
@@ -273,7 +294,7 @@ func (sp *spec) parseFind(args []string) (parsed, *DeniedError) {
 		if t == TypeBool {
 			continue
 		}
-		var err *DeniedError
+		var err *rules.Denied
 		if i, err = sp.nextValue(&p, args, i, a, a, t); err != nil {
 			return p, err
 		}
@@ -308,14 +329,14 @@ func findExprStart(a string) bool {
 // paths and pattern flags.
 // nextValue takes the word after args[i] as the value of flag name,
 // written as word, and returns the index of that value word.
-func (sp *spec) nextValue(p *parsed, args []string, i int, word, name string, t ValueType) (int, *DeniedError) {
+func (sp *spec) nextValue(p *parsed, args []string, i int, word, name string, t ValueType) (int, *rules.Denied) {
 	if i+1 >= len(args) {
 		return i, sp.flagValueErr(word, name, "needs a value")
 	}
 	return i + 1, sp.flagValue(p, word, name, t, args[i+1])
 }
 
-func (sp *spec) flagValue(p *parsed, word, name string, t ValueType, val string) *DeniedError {
+func (sp *spec) flagValue(p *parsed, word, name string, t ValueType, val string) *rules.Denied {
 	if slices.Contains(sp.modeFlags, name) {
 		if err := checkMode(sp.name+" "+name, val); err != nil {
 			return err
@@ -337,9 +358,9 @@ func (sp *spec) flagValue(p *parsed, word, name string, t ValueType, val string)
 		// program then opens that time zone file: any path, even a
 		// FIFO that hangs it.
 		if strings.Contains(strings.ToUpper(val), "TZ=") {
-			return &DeniedError{
-				Rule:   RuleFlagValue,
-				Arg:    word,
+			return &rules.Denied{
+				Rule:   rules.FlagValue,
+				Word:   word,
 				Reason: fmt.Sprintf("%s %s %q sets a time zone with TZ=, which makes %s open a time zone file clada does not check", sp.name, name, val, sp.name),
 				Advice: "leave TZ= out of the date (use -u for UTC, or a numeric offset like +02:00)",
 			}
@@ -404,7 +425,7 @@ func isHex(c byte) bool {
 
 // unknownFlag denies flag name (in word, in cluster when it came from a
 // combined short flag).
-func (sp *spec) unknownFlag(word, name, cluster string) *DeniedError {
+func (sp *spec) unknownFlag(word, name, cluster string) *rules.Denied {
 	if f, ok := sp.forbid[name]; ok {
 		return sp.forbidden(word, name, f)
 	}
@@ -415,22 +436,22 @@ func (sp *spec) unknownFlag(word, name, cluster string) *DeniedError {
 	if strings.HasPrefix(name, "--") {
 		reason += "; long options must be written in full, without abbreviation"
 	}
-	return &DeniedError{Rule: RuleUnknownFlag, Arg: word, Reason: reason, Advice: sp.flagAdvice()}
+	return &rules.Denied{Rule: rules.UnknownFlag, Word: word, Reason: reason, Advice: sp.flagAdvice()}
 }
 
-func (sp *spec) forbidden(word, name, why string) *DeniedError {
-	return &DeniedError{
-		Rule:   RuleUnknownFlag,
-		Arg:    word,
+func (sp *spec) forbidden(word, name, why string) *rules.Denied {
+	return &rules.Denied{
+		Rule:   rules.UnknownFlag,
+		Word:   word,
 		Reason: sp.name + " " + name + ": " + why,
 		Advice: "leave out " + name + ", or ask the person to run it; " + sp.flagAdvice(),
 	}
 }
 
-func (sp *spec) flagValueErr(word, name, what string) *DeniedError {
-	return &DeniedError{
-		Rule:   RuleFlagValue,
-		Arg:    word,
+func (sp *spec) flagValueErr(word, name, what string) *rules.Denied {
+	return &rules.Denied{
+		Rule:   rules.FlagValue,
+		Word:   word,
 		Reason: sp.name + " " + name + " " + what,
 		Advice: "give " + name + " a valid value",
 	}
@@ -461,7 +482,7 @@ func (sp *spec) flagAdvice() string {
 // gofmt): -name or --name, a value attached with = or in the next word,
 // a bool flag only with =true or =false. Flags never combine. It returns
 // the index of the last word used.
-func (sp *spec) parseGoFlag(p *parsed, args []string, i int) (int, *DeniedError) {
+func (sp *spec) parseGoFlag(p *parsed, args []string, i int) (int, *rules.Denied) {
 	a := args[i]
 	word, val, eq := strings.Cut(a, "=")
 	name := "-" + strings.TrimLeft(word, "-")

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // Forms of particular tools that the spec fields name: tar's bundled
@@ -42,14 +44,14 @@ func (sp *spec) unbundle(args []string) []string {
 
 // checkMode denies a chmod mode that sets the setuid or setgid bit (4xxx,
 // 2xxx, u+s, g+s, +s, =s), or that is no mode at all.
-func checkMode(name, m string) *DeniedError {
-	suid := &DeniedError{Rule: RuleFlagValue, Arg: m,
+func checkMode(name, m string) *rules.Denied {
+	suid := &rules.Denied{Rule: rules.FlagValue, Word: m,
 		Reason: fmt.Sprintf("%s %s sets the setuid or setgid bit, which runs the file with its owner's or group's rights", name, m),
 		Advice: "leave out the s bit (4xxx, 2xxx, u+s, g+s); use modes such as 644, 755 or u+x"}
 	if m != "" && strings.Trim(m, "01234567") == "" {
 		v, err := strconv.ParseUint(m, 8, 32)
 		if err != nil || v > 0o7777 {
-			return &DeniedError{Rule: RuleFlagValue, Arg: m, Reason: fmt.Sprintf("%s %s is not a mode", name, m), Advice: "write a mode such as 644 or u+x"}
+			return &rules.Denied{Rule: rules.FlagValue, Word: m, Reason: fmt.Sprintf("%s %s is not a mode", name, m), Advice: "write a mode such as 644 or u+x"}
 		}
 		if v&0o6000 != 0 {
 			return suid
@@ -57,7 +59,7 @@ func checkMode(name, m string) *DeniedError {
 		return nil
 	}
 	if !symbolicMode(m) {
-		return &DeniedError{Rule: RuleFlagValue, Arg: m, Reason: fmt.Sprintf("%s %s is not a mode", name, m), Advice: "write a mode such as 644 or u+x"}
+		return &rules.Denied{Rule: rules.FlagValue, Word: m, Reason: fmt.Sprintf("%s %s is not a mode", name, m), Advice: "write a mode such as 644 or u+x"}
 	}
 	for _, clause := range strings.Split(m, ",") {
 		ops := strings.TrimLeft(clause, "ugoa")
@@ -140,7 +142,7 @@ func (sp *spec) checkModeSources(p parsed, read []Path) error {
 		return nil
 	}
 	flags := strings.Join(sp.seenOf(p, sp.copiesMode), " ")
-	deny := func(arg, rel string, mode fs.FileMode) *DeniedError {
+	deny := func(arg, rel string, mode fs.FileMode) *rules.Denied {
 		what := arg
 		if rel != "" {
 			what = fmt.Sprintf("%s holds %s, which", arg, rel)
@@ -149,7 +151,7 @@ func (sp *spec) checkModeSources(p parsed, read []Path) error {
 		if sp.modeOperand {
 			advice = fmt.Sprintf("give the mode itself, without the s bits (%s %s FILE)", sp.name, octalMode(mode&fs.ModePerm))
 		}
-		return &DeniedError{Rule: RuleFlagValue, Arg: arg,
+		return &rules.Denied{Rule: rules.FlagValue, Word: arg,
 			Reason: fmt.Sprintf("%s %s copies the mode of %s, and %s has the setuid or setgid bit (mode %s): the files it writes would run with their owner's or group's rights", sp.name, flags, arg, what, octalMode(mode)),
 			Advice: advice}
 	}
@@ -167,7 +169,7 @@ func (sp *spec) checkModeSources(p parsed, read []Path) error {
 			continue
 		}
 		n := 0
-		var found *DeniedError
+		var found *rules.Denied
 		err = filepath.WalkDir(src.Resolved, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -196,7 +198,7 @@ func (sp *spec) checkModeSources(p parsed, read []Path) error {
 		case found != nil:
 			return found
 		case err != nil:
-			return &DeniedError{Rule: RuleFlagValue, Arg: src.Arg,
+			return &rules.Denied{Rule: rules.FlagValue, Word: src.Arg,
 				Reason: fmt.Sprintf("%s could not be checked for files with the setuid or setgid bit, whose modes %s %s would copy: %v", src.Arg, sp.name, flags, err),
 				Advice: fmt.Sprintf("copy smaller directories, or leave out %s", flags)}
 		}
@@ -297,14 +299,14 @@ func (sp *spec) checkLink(p parsed, paths []string, dir string, r *Resolver) ([]
 		// may not be in .git/ or .clada/.
 		tres, err := r.Resolve(base, lp.target)
 		if err != nil {
-			var de *DeniedError
-			if symbolic && !relative && errors.As(err, &de) && de.Rule == RulePathOutsideRoot {
+			var de *rules.Denied
+			if symbolic && !relative && errors.As(err, &de) && de.Rule == rules.PathOutsideRoot {
 				de.Reason = fmt.Sprintf("the symlink %s would point to %s, resolved from the link's directory: %s", lp.link, lp.target, de.Reason)
 			}
 			return nil, err
 		}
 		if name := r.protected(tres); name != "" {
-			return nil, &DeniedError{Rule: RuleProtectedPath, Arg: lp.target,
+			return nil, &rules.Denied{Rule: rules.ProtectedPath, Word: lp.target,
 				Reason: fmt.Sprintf("%s is inside %s/: a link to it lets later commands write there", lp.target, name),
 				Advice: "do not link to " + name + "/; ask the person to do it"}
 		}
@@ -378,7 +380,7 @@ func (s *Set) guarded(sp *spec, v Verdict, prog string, lookErr error, r *Resolv
 	n := 1 + len(sp.harden)
 	v.Exec = append(v.Exec[:n:n], v.Exec[n+len(sp.guard):]...)
 	if v.Outcome == Allow {
-		v.Outcome, v.Rule = Ask, RuleSpecAsk
+		v.Outcome, v.Rule = Ask, rules.SpecAsk
 		v.Reason = fmt.Sprintf("this %s does not take %s (clada checked with `%s %s`), so its script could run programs or write files",
 			sp.name, strings.Join(sp.guard, " "), sp.name, strings.Join(sp.guardProbe, " "))
 		v.Advice = "wait for the person to approve, or install GNU " + sp.name + " (with " + strings.Join(sp.guard, " ") + ")"
@@ -477,11 +479,11 @@ func (r *Resolver) checkTree(arg, res, what, does, instead string) error {
 		if rerr != nil {
 			rel = found
 		}
-		return &DeniedError{Rule: RuleProtectedPath, Arg: arg,
+		return &rules.Denied{Rule: rules.ProtectedPath, Word: arg,
 			Reason: fmt.Sprintf("%s would walk into %s/ under %s and %s", what, rel, arg, does),
 			Advice: instead + ", or ask the person"}
 	case errors.Is(err, errTreeTooLarge):
-		return &DeniedError{Rule: RuleProtectedPath, Arg: arg,
+		return &rules.Denied{Rule: rules.ProtectedPath, Word: arg,
 			Reason: fmt.Sprintf("%s is too large to check (more than %d entries) for a .git/ or .clada/ that %s would walk into", arg, maxTreeEntries, what),
 			Advice: "name a smaller directory, or ask the person"}
 	}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/clada/clada/internal/gitrules"
+	"github.com/clada/clada/internal/rules"
 )
 
 // checkGit decides git through gitrules: its Ask and Deny carry gitrules'
@@ -28,10 +29,10 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 		// Under the sandbox an approved git command that changes the
 		// repository may write .git, and one that contacts other
 		// machines gets the network.
-		return Verdict{Outcome: Ask, Rule: Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice,
+		return Verdict{Outcome: Ask, Rule: rules.Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice,
 			Repository: true, Network: gitrules.ContactsNetwork(gv.Subcommand), Destroys: gitDestroys(gv, v.Paths)}
 	default:
-		return Verdict{Outcome: Deny, Rule: Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice}
+		return Verdict{Outcome: Deny, Rule: rules.Rule(string(gv.Rule)), Arg: gv.Arg, Reason: gv.Reason, Advice: gv.Advice}
 	}
 	confined, bad := confineGit(gv, dir, r)
 	if bad {
@@ -42,7 +43,7 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	}
 	if gv.Textconv != "" {
 		if drv := s.gitTextconv(r); drv != "" {
-			return Verdict{Outcome: Ask, Rule: Rule(string(gitrules.RuleGitSubcommand)), Arg: gv.Textconv,
+			return Verdict{Outcome: Ask, Rule: rules.Rule(string(rules.GitSubcommand)), Arg: gv.Textconv,
 				Reason: fmt.Sprintf("git %s %s shows a diff with the textconv programs of git configuration, which git %s cannot turn off, and %s",
 					gv.Subcommand, gv.Textconv, gv.Subcommand, drv),
 				Advice: "see staged changes with git diff --cached and unstaged ones with git diff (clada runs them without textconv programs), or wait for the person"}
@@ -51,7 +52,7 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	if gv.Config != nil {
 		if name, why := configCredential(gv.Config, dir, r, os.Getenv); name != "" {
 			sub := "git " + gv.Subcommand
-			return Verdict{Outcome: Ask, Rule: Rule(string(gitrules.RuleGitSubcommand)), Arg: name,
+			return Verdict{Outcome: Ask, Rule: rules.Rule(string(rules.GitSubcommand)), Arg: name,
 				Reason: fmt.Sprintf("%s would print %s, which may hold a credential: %s", sub, name, why),
 				Advice: "the person at the terminal is asked; configuration without credentials is readable without asking"}
 		}
@@ -66,7 +67,7 @@ func (s *Set) checkGit(argv []string, dir string, r *Resolver) Verdict {
 	if gv.Subcommand != "" {
 		reason = "git " + gv.Subcommand + " is allowed by clada's git rules"
 	}
-	return Verdict{Outcome: Allow, Rule: RuleSpec, Reason: reason, Exec: exec, Env: env, Missing: missing, Paths: confined.Paths,
+	return Verdict{Outcome: Allow, Rule: rules.Spec, Reason: reason, Exec: exec, Env: env, Missing: missing, Paths: confined.Paths,
 		Destroys: gitDestroys(gv, confined.Paths)}
 }
 

@@ -1,14 +1,17 @@
 package specs
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/clada/clada/internal/gitrules"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/clada/clada/internal/gitrules"
+	"github.com/clada/clada/internal/rules"
 )
 
 func TestCheckGit(t *testing.T) {
@@ -19,46 +22,46 @@ func TestCheckGit(t *testing.T) {
 	tests := []struct {
 		in   string
 		want Outcome
-		rule Rule
+		rule rules.Rule
 	}{
-		{"git status", Allow, RuleSpec},
-		{"git log -n 5", Allow, RuleSpec},
-		{"git diff --stat", Allow, RuleSpec},
-		{"git log -- a.txt", Allow, RuleSpec},
-		{"git log -- /etc/passwd", Deny, RulePathOutsideRoot},
-		{"git log -- ../x", Deny, RulePathOutsideRoot},
-		{"git push", Ask, Rule(gitrules.RuleGitSubcommand)},
-		{"git -c core.pager=x log", Deny, Rule(gitrules.RuleGitOption)},
-		{"git log --output=x", Deny, Rule(gitrules.RuleGitOption)},
-		{"git branch -D x", Ask, Rule(gitrules.RuleGitSubcommand)},
-		{"git shortlog -sn", Allow, RuleSpec},
-		{"git grep -n x -- dir", Allow, RuleSpec},
-		{"git grep -n x -- ../y", Deny, RulePathOutsideRoot},
-		{"git grep -f /etc/passwd", Deny, RulePathOutsideRoot},
-		{"git format-patch -o out -1", Allow, RuleSpec},
-		{"git format-patch -o .git/x -1", Deny, RuleProtectedPath},
-		{"git format-patch -o gitlink -1", Deny, RuleProtectedPath},
-		{"git format-patch --output-directory=../x -1", Deny, RulePathOutsideRoot},
-		{"git format-patch --stdout -1", Allow, RuleSpec},
-		{"git config --local --list", Allow, RuleSpec},
-		{"git config --file /etc/gitconfig --list", Deny, RulePathOutsideRoot},
-		{"git config -f escape/x --list", Deny, RulePathOutsideRoot},
-		{"git config --get credential.helper", Ask, Rule(gitrules.RuleGitSubcommand)},
-		{"git clean -n", Allow, RuleSpec},
-		{"git clean -f", Ask, Rule(gitrules.RuleGitSubcommand)},
-		{"git tag v2", Ask, Rule(gitrules.RuleGitSubcommand)},
+		{"git status", Allow, rules.Spec},
+		{"git log -n 5", Allow, rules.Spec},
+		{"git diff --stat", Allow, rules.Spec},
+		{"git log -- a.txt", Allow, rules.Spec},
+		{"git log -- /etc/passwd", Deny, rules.PathOutsideRoot},
+		{"git log -- ../x", Deny, rules.PathOutsideRoot},
+		{"git push", Ask, rules.Rule(rules.GitSubcommand)},
+		{"git -c core.pager=x log", Deny, rules.Rule(rules.GitOption)},
+		{"git log --output=x", Deny, rules.Rule(rules.GitOption)},
+		{"git branch -D x", Ask, rules.Rule(rules.GitSubcommand)},
+		{"git shortlog -sn", Allow, rules.Spec},
+		{"git grep -n x -- dir", Allow, rules.Spec},
+		{"git grep -n x -- ../y", Deny, rules.PathOutsideRoot},
+		{"git grep -f /etc/passwd", Deny, rules.PathOutsideRoot},
+		{"git format-patch -o out -1", Allow, rules.Spec},
+		{"git format-patch -o .git/x -1", Deny, rules.ProtectedPath},
+		{"git format-patch -o gitlink -1", Deny, rules.ProtectedPath},
+		{"git format-patch --output-directory=../x -1", Deny, rules.PathOutsideRoot},
+		{"git format-patch --stdout -1", Allow, rules.Spec},
+		{"git config --local --list", Allow, rules.Spec},
+		{"git config --file /etc/gitconfig --list", Deny, rules.PathOutsideRoot},
+		{"git config -f escape/x --list", Deny, rules.PathOutsideRoot},
+		{"git config --get credential.helper", Ask, rules.Rule(rules.GitSubcommand)},
+		{"git clean -n", Allow, rules.Spec},
+		{"git clean -f", Ask, rules.Rule(rules.GitSubcommand)},
+		{"git tag v2", Ask, rules.Rule(rules.GitSubcommand)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			t.Parallel()
 			argv, _ := splitExample(tt.in)
 			got := s.Check(argv, root, r)
-			if got.Rule == RuleNotFound {
+			if got.Rule == rules.NotFound {
 				t.Fatalf("git not installed: %s", got.Reason)
 			}
 			type result struct {
 				Outcome Outcome
-				Rule    Rule
+				Rule    rules.Rule
 			}
 			if diff := cmp.Diff(result{tt.want, tt.rule}, result{got.Outcome, got.Rule}); diff != "" {
 				t.Errorf("Check(%q) (-want +got):\n%s%s", tt.in, diff, got.Reason)
@@ -92,12 +95,12 @@ func TestCheckExec(t *testing.T) {
 	// A missing program is a fact, not a policy: still allowed, with the
 	// bare name to run and a note.
 	v := s2.Check([]string{"cat", "a.txt"}, r.Root(), r)
-	if v.Outcome != Allow || v.Rule != RuleSpec || v.Missing != "`cat` is not installed here (not found)" || v.Exec[0] != "cat" {
+	if v.Outcome != Allow || v.Rule != rules.Spec || v.Missing != "`cat` is not installed here (not found)" || v.Exec[0] != "cat" {
 		t.Errorf("missing program: %v %s %q %q", v.Outcome, v.Rule, v.Missing, v.Exec)
 	}
 }
 
-var errNotFoundForTest = &DeniedError{Reason: "not found"}
+var errNotFoundForTest = &rules.Denied{Reason: "not found"}
 
 // TestGitNeverReadsAboveRoot: with the project inside a larger repository,
 // git run as clada runs it finds no repository, so nothing above the root
@@ -220,7 +223,7 @@ func TestCheckGitWritesInDir(t *testing.T) {
 	r, _ := newFixture(t)
 	root := r.Root()
 	argv := []string{"git", "format-patch", "-1"}
-	if v := s.Check(argv, filepath.Join(root, ".git"), r); v.Outcome != Deny || v.Rule != RuleProtectedPath {
+	if v := s.Check(argv, filepath.Join(root, ".git"), r); v.Outcome != Deny || v.Rule != rules.ProtectedPath {
 		t.Errorf("format-patch in .git/ = %v %s, want deny protected-path", v.Outcome, v.Rule)
 	}
 	if v := s.Check(argv, filepath.Join(root, "dir"), r); v.Outcome != Allow {
@@ -231,11 +234,11 @@ func TestCheckGitWritesInDir(t *testing.T) {
 	}
 	r.Reset()
 	v := s.Check(argv, filepath.Join(root, "dir"), r)
-	if v.Outcome != Deny || v.Rule != RuleProtectedPath {
+	if v.Outcome != Deny || v.Rule != rules.ProtectedPath {
 		t.Errorf("format-patch into a directory with a patch-named symlink = %v %s, want deny protected-path", v.Outcome, v.Rule)
 	}
 	v = s.Check([]string{"git", "format-patch", "-o", "dir", "-1"}, root, r)
-	if v.Outcome != Deny || v.Rule != RuleProtectedPath {
+	if v.Outcome != Deny || v.Rule != rules.ProtectedPath {
 		t.Errorf("format-patch -o dir with a patch-named symlink = %v %s, want deny protected-path", v.Outcome, v.Rule)
 	}
 }
@@ -260,6 +263,7 @@ func TestConfigCredential(t *testing.T) {
 	}
 	write(filepath.Join(lr.Root(), ".git", "config"), "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = https://ghp_tok@github.com/o/r.git\n[remote \"up\"]\n\turl = https://github.com/o/r.git\n")
 	write(filepath.Join(lr.Root(), "clean.cfg"), "[alias]\n\tst = status\n")
+	write(filepath.Join(lr.Root(), "bracket.cfg"), "[alias]\n\tst = status\n[remote \"o\"] url = https://ghp_tok@github.com/o/r]x.git\n")
 	getenv := func(k string) string {
 		if k == "HOME" {
 			return home
@@ -283,6 +287,7 @@ func TestConfigCredential(t *testing.T) {
 		{"bad regexp matches everything", lr, gitrules.ConfigRead{Regexps: []string{"("}}, "credential.helper"},
 		{"global scope", lr, gitrules.ConfigRead{All: true, Scope: "global"}, "credential.helper"},
 		{"a clean file", lr, gitrules.ConfigRead{All: true, Scope: "file", File: "clean.cfg"}, ""},
+		{"a ] in a value after its header", lr, gitrules.ConfigRead{All: true, Scope: "file", File: "bracket.cfg"}, "remote.o.url"},
 		{"fixture repository is clean locally", r, gitrules.ConfigRead{All: true, Scope: "local"}, ""},
 	}
 	for _, tt := range tests {
@@ -310,5 +315,107 @@ func TestParseGitConfig(t *testing.T) {
 	want := []string{"core.editor=vim -f", "core.bare=true", "remote.Origin.url=xy", "a.b.k=v"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("parseGitConfig (-want +got):\n%s", diff)
+	}
+}
+
+// TestConfigHeaderEnd: a section header ends where git ends it, so a "]"
+// in a quoted subsection or in a value after the header is not its end.
+// Each line is one header git reads (checked with git 2.39: git config
+// --list prints the name and value on the right).
+func TestConfigHeaderEnd(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"[remote \"o\"] url = https://tok@h/r]x.git\n", "remote.o.url=https://tok@h/r]x.git"},
+		{"[credential] helper = \"!f() { echo ]; }; f\"\n", "credential.helper=!f() { echo ]; }; f"},
+		{"[url \"https://h/x]y\"]\n\tinsteadOf = z\n", "url.https://h/x]y.insteadof=z"},
+		{"[diff \"a]b\"] textconv = cat\n", "diff.a]b.textconv=cat"},
+		{"[x \"q\\\"]\\\\\"] k = v\n", `x.q"]\.k=v`},
+		{"[includeIf \"gitdir:/w]/\"] path = in.cfg\n", "includeif.gitdir:/w]/.path=in.cfg"},
+		// Headers git rejects: the line is skipped and the section stays.
+		{"[a]\n[ b ] k = v\n[c \"d\" ] k = v\n[e \"f\n[g\n\tk = w\n", "a.k=w"},
+	}
+	for _, tt := range tests {
+		var got []string
+		parseGitConfig([]byte(tt.in), func(n, v string) bool {
+			got = append(got, n+"="+v)
+			return true
+		})
+		if len(got) != 1 || got[0] != tt.want {
+			t.Errorf("parseGitConfig(%q) = %q, want [%q]", tt.in, got, tt.want)
+		}
+	}
+	if got := configTextconv([]byte("[diff \"a]b\"] textconv = cat\n")); got != "diff.a]b.textconv" {
+		t.Errorf("configTextconv = %q, want diff.a]b.textconv", got)
+	}
+	if got := configIncludes([]byte("[includeIf \"gitdir:/w]/\"] path = in.cfg\n")); len(got) != 1 || got[0] != "in.cfg" {
+		t.Errorf("configIncludes = %q, want [in.cfg]", got)
+	}
+}
+
+// TestConfigFormsAgreeWithGit is a differential test of clada's one git
+// configuration reader against git itself, from the attacker's side: a
+// model writes a project file in a form git reads and asks for `git
+// config --file FILE --list`, hoping clada misreads a section header, an
+// include or a line ending and lets a credential through. For every form
+// git prints the credential of (itself or through an include of a file
+// outside the project), configCredential must find it.
+func TestConfigFormsAgreeWithGit(t *testing.T) {
+	t.Parallel()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("git is required: ", err)
+	}
+	root := t.TempDir()
+	r, err := NewResolver(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	inc := filepath.Join(outside, "creds.inc")
+	if err := os.WriteFile(inc, []byte("[credential]\n\thelper = store\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	forms := []string{
+		"[credential]helper=store\n",
+		"[Credential] Helper = \"store\" ; c\n",
+		"[credential \"https://h/x]y\"] helper = store\n",
+		"[credential \"a\\\"]b\"]\n\thelper = store\n",
+		"[credential]\r\n\thelper = store\r\n",
+		"[user]\n\tname = \"x]\" # ]\n[credential]\n\thelper = st\\\nore\n",
+		"[remote \"o\"] url = https://tok@h/r]x.git\n",
+		"[include]path=" + inc + "\n",
+		"[Include] PATH = \"" + inc + "\" ; c\n",
+		"[include]\r\n\tpath = " + inc + "\r\n",
+		"[includeIf \"gitdir:/w]/\"] path = " + inc + "\n",
+		"[includeIf \"onbranch:a\\\"]\"]\n\tpath = " + inc + "\n",
+		"[includeif \"hasconfig:remote.*.url:https://h/**\"]\n\tpath = " + inc + "\n",
+	}
+	for i, form := range forms {
+		name := fmt.Sprintf("form%d.cfg", i)
+		file := filepath.Join(r.Root(), name)
+		if err := os.WriteFile(file, []byte(form), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(git, "config", "--file", file, "--includes", "--list")
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+outside)
+		out, gerr := cmd.CombinedOutput()
+		printed := gerr == nil && (strings.Contains(string(out), ".helper=store") || strings.Contains(string(out), "tok@"))
+		conditional := strings.Contains(form, "includeIf") || strings.Contains(form, "includeif")
+		if !printed && !conditional {
+			t.Errorf("%q: git did not print the credential (%v): %s; the form is not one git reads", form, gerr, out)
+		}
+		got, why := configCredential(&gitrules.ConfigRead{All: true, Scope: "file", File: name}, r.Root(), r, func(k string) string {
+			if k == "HOME" {
+				return outside
+			}
+			return ""
+		})
+		// clada does not evaluate an includeIf condition: it follows
+		// every conditional include, whatever git decides here.
+		if got == "" && (printed || conditional) {
+			t.Errorf("%q: git prints a credential (%s) but configCredential finds none", form, strings.TrimSpace(string(out)))
+		} else if got != "" && why == "" {
+			t.Errorf("%q: found %s without a reason", form, got)
+		}
 	}
 }

@@ -1,8 +1,6 @@
 package specs
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/internal/gitrules"
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/smallfile"
 )
 
@@ -38,7 +37,7 @@ func patchTargets(w, res string, pn *gitrules.PatchNames) error {
 			continue
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
-			return &DeniedError{Rule: RuleProtectedPath, Arg: w,
+			return &rules.Denied{Rule: rules.ProtectedPath, Word: w,
 				Reason: fmt.Sprintf("%s holds %s, a symlink that git format-patch would write through", w, n),
 				Advice: "write the patches into another directory with -o, or remove the link first"}
 		}
@@ -177,54 +176,144 @@ func canonicalConfigName(n string) string {
 }
 
 // parseGitConfig calls fn with the canonical name and the value of each
-// entry of a git configuration file, until fn returns false. It follows
-// git's syntax closely enough to find names and values: [section],
-// [section "subsection"], [section.subsection], key = value, a key alone
-// (true), quotes, backslash escapes and continuation lines, # and ;
-// comments. Malformed lines are skipped.
+// entry of a git configuration file (see [configEntries]), until fn
+// returns false. A key alone is true, as git reads it.
 func parseGitConfig(data []byte, fn func(name, value string) bool) {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), maxConfigFile)
-	section := ""
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		for strings.HasSuffix(line, `\`) && sc.Scan() {
-			line = line[:len(line)-1] + sc.Text()
+	configEntries(data, func(e configEntry) bool {
+		value := e.value
+		if e.bare {
+			value = "true"
+		}
+		return fn(e.name(), value)
+	})
+}
+
+// configEntry is one entry of a git configuration file.
+type configEntry struct {
+	section string // lower case: "remote", "diff", "includeif"
+	sub     string // the subsection: as written in [remote "Origin"], lower case in the deprecated [a.B]; "" when none
+	key     string // lower case
+	value   string // unquoted, without a trailing comment (configValue)
+	bare    bool   // a key alone on its line, with no "=": git reads it as true
+}
+
+// name returns the canonical name git prints: section.sub.key, or
+// section.key when there is no subsection.
+func (e configEntry) name() string {
+	if e.sub == "" {
+		return e.section + "." + e.key
+	}
+	return e.section + "." + e.sub + "." + e.key
+}
+
+// configEntries is clada's one reader of git configuration files: it
+// calls fn with each entry until fn returns false. It follows git's
+// syntax closely enough to find names and values: [section],
+// [section "subsection"], [section.subsection], key = value, a key alone,
+// a key after a header on the same line, quotes, backslash escapes and
+// continuation lines, # and ; comments. A section header ends where git
+// ends it: after the name at the first "]", or, for a quoted subsection,
+// at the "]" right after the closing quote, so [url "https://h/x]y"] is
+// one header and the "]" in [core] pager = "less ]" is the value's. A
+// line git would reject is skipped (git refuses the whole file, so it
+// prints and runs nothing from it), and a malformed header leaves the
+// section as it was. Lines have no length limit.
+func configEntries(data []byte, fn func(configEntry) bool) {
+	section, sub := "", ""
+	for rest := string(data); rest != ""; {
+		var line string
+		line, rest = nextConfigLine(rest)
+		line = strings.TrimSpace(line)
+		for strings.HasSuffix(line, `\`) && rest != "" {
+			var next string
+			next, rest = nextConfigLine(rest)
+			line = line[:len(line)-1] + strings.TrimRight(next, " \t\r")
 		}
 		if line == "" || line[0] == '#' || line[0] == ';' {
 			continue
 		}
 		if line[0] == '[' {
-			end := strings.LastIndexByte(line, ']')
-			if end < 0 {
+			sec, s, after, ok := configHeader(line)
+			if !ok {
 				continue
 			}
-			h := line[1:end]
-			if q := strings.IndexByte(h, '"'); q >= 0 {
-				sub := strings.TrimSuffix(h[q+1:], `"`)
-				sub = strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(sub)
-				section = strings.ToLower(strings.TrimSpace(h[:q])) + "." + sub
-			} else if k := strings.IndexByte(h, '.'); k >= 0 {
-				section = strings.ToLower(h[:k]) + "." + strings.ToLower(h[k+1:]) // deprecated form: lower-cased
-			} else {
-				section = strings.ToLower(h)
-			}
-			rest := strings.TrimSpace(line[end+1:])
-			if rest == "" || rest[0] == '#' || rest[0] == ';' {
+			section, sub = sec, s
+			line = strings.TrimSpace(after)
+			if line == "" || line[0] == '#' || line[0] == ';' {
 				continue
 			}
-			line = rest // a key may follow the header on the same line
 		}
 		key, value, eq := strings.Cut(line, "=")
 		key = strings.ToLower(strings.TrimSpace(key))
-		if !eq {
-			value = "true"
-		}
 		if section == "" || key == "" {
 			continue
 		}
-		if !fn(section+"."+key, configValue(value)) {
+		if !fn(configEntry{section: section, sub: sub, key: key, value: configValue(value), bare: !eq}) {
 			return
 		}
 	}
+}
+
+// nextConfigLine splits s at its first newline.
+func nextConfigLine(s string) (line, rest string) {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	return s, ""
+}
+
+// configHeader reads the section header at the start of line, as git's
+// config.c does: "[" then a name of letters, digits, "-" and "."; then
+// either "]", or white space, a quoted subsection (in which a backslash
+// keeps the next character as it is, "]" included) and "]" right after
+// the closing quote. The section is lower case, and so is the
+// subsection of the deprecated dotted form [section.sub]; a quoted
+// subsection stays as written. after is the rest of the line; ok is
+// false for a header git rejects.
+func configHeader(line string) (section, sub, after string, ok bool) {
+	i := 1
+	for i < len(line) && (isConfigKeyChar(line[i]) || line[i] == '.') {
+		i++
+	}
+	name := strings.ToLower(line[1:i])
+	if name == "" || i == len(line) {
+		return "", "", "", false
+	}
+	if line[i] == ']' {
+		section, sub, _ = strings.Cut(name, ".")
+		return section, sub, line[i+1:], true
+	}
+	if line[i] != ' ' && line[i] != '\t' {
+		return "", "", "", false
+	}
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i == len(line) || line[i] != '"' {
+		return "", "", "", false
+	}
+	var b strings.Builder
+	for i++; i < len(line); i++ {
+		switch c := line[i]; c {
+		case '"':
+			if i+1 < len(line) && line[i+1] == ']' {
+				return name, b.String(), line[i+2:], true
+			}
+			return "", "", "", false
+		case '\\':
+			if i+1 < len(line) {
+				i++
+				b.WriteByte(line[i])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", "", "", false
+}
+
+// isConfigKeyChar reports whether c may stand in a git configuration
+// section or key name: a letter, a digit or "-".
+func isConfigKeyChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
 }

@@ -1,22 +1,14 @@
 package specs
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/clada/clada/internal/rules"
 	"github.com/clada/clada/internal/smallfile"
 )
-
-// RuleGitInclude asks about git commands while the git configuration reads
-// a file that the model can write: [include] or [includeIf] of a file in
-// the project's working tree, or a configuration file that itself lies
-// there. Such a file is git configuration, which can name programs for
-// git to run (core.pager, diff.*.textconv, an alias with !).
-const RuleGitInclude Rule = "git-config-include"
 
 // gitConfCache remembers, per root, the result of [gitConfigInProject]
 // for one Set, that is one run: the files are read once, however many git
@@ -57,7 +49,7 @@ func gitIncludeAsk(r *Resolver, file, from string) Verdict {
 	if from != "" {
 		why = "your git configuration " + from + " includes " + shown
 	}
-	return Verdict{Outcome: Ask, Rule: RuleGitInclude, Arg: shown,
+	return Verdict{Outcome: Ask, Rule: rules.GitInclude, Arg: shown,
 		Reason: why + ", a file inside the project that a command can write, and git configuration can name programs for git to run",
 		Advice: "the person is asked about every git command until the include is gone; they can move the file out of the project or into .git/"}
 }
@@ -171,58 +163,13 @@ func includeTarget(inc, from, home string) (string, bool) {
 // project file, and git itself would refuse a malformed file.
 func configIncludes(data []byte) []string {
 	var out []string
-	configLines(data, func(section, _, line string) bool {
-		if section != "include" && section != "includeif" {
-			return true
-		}
-		key, val, ok := strings.Cut(line, "=")
-		if !ok || !strings.EqualFold(strings.TrimSpace(key), "path") {
-			return true
-		}
-		if v := configValue(val); v != "" {
-			out = append(out, v)
+	configEntries(data, func(e configEntry) bool {
+		if (e.section == "include" || e.section == "includeif") && e.key == "path" && !e.bare && e.value != "" {
+			out = append(out, e.value)
 		}
 		return true
 	})
 	return out
-}
-
-// configLines calls fn with each line of a git configuration file that
-// is not a section header (with continuation lines joined, and the text
-// after a header's "]" counted as a line of its own), and the section it
-// is in: the section name in lower case and the subsection ("pdf" of
-// [diff "pdf"] and of [diff.pdf]), until fn returns false. A header
-// without "]" is skipped and leaves the section as it was.
-func configLines(data []byte, fn func(section, sub, line string) bool) {
-	section, sub := "", ""
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		for strings.HasSuffix(line, `\`) && sc.Scan() {
-			line = line[:len(line)-1] + strings.TrimSpace(sc.Text())
-		}
-		if strings.HasPrefix(line, "[") {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
-			}
-			head := strings.TrimSpace(line[1:end])
-			name, rest, _ := strings.Cut(head, " ")
-			name, dotted, _ := strings.Cut(name, ".")
-			section, sub = strings.ToLower(name), strings.Trim(strings.TrimSpace(rest), `"`)
-			if dotted != "" {
-				sub = dotted
-			}
-			line = strings.TrimSpace(line[end+1:])
-			if line == "" {
-				continue
-			}
-		}
-		if !fn(section, sub, line) {
-			return
-		}
-	}
 }
 
 // configValue unquotes a git configuration value and drops a trailing
@@ -318,13 +265,9 @@ func textconvDriver(r *Resolver, getenv func(string) string) string {
 // textconv key in a [diff] section counts, whatever its value.
 func configTextconv(data []byte) string {
 	found := ""
-	configLines(data, func(section, sub, line string) bool {
-		if section != "diff" {
-			return true
-		}
-		key, _, _ := strings.Cut(line, "=")
-		if strings.EqualFold(strings.TrimSpace(key), "textconv") {
-			found = "diff." + sub + ".textconv"
+	configEntries(data, func(e configEntry) bool {
+		if e.section == "diff" && e.key == "textconv" {
+			found = "diff." + e.sub + ".textconv"
 			return false
 		}
 		return true

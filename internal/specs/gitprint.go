@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clada/clada/internal/gitrules"
+	"github.com/clada/clada/internal/rules"
 )
 
 // gitSummary is git's line in `clada specs`.
@@ -23,7 +24,7 @@ func gitText() string {
 	for _, ex := range d.Asked {
 		line("    git %s: %s", ex.Args, ex.Reason)
 	}
-	line("    every git command, when your git configuration includes a file inside the project (rule %s)", RuleGitInclude)
+	line("    every git command, when your git configuration includes a file inside the project (rule %s)", rules.GitInclude)
 	line("  denied before the subcommand:")
 	for _, o := range d.DeniedGlobal {
 		line("    %s: %s", o.Option, o.Reason)

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // ProgName returns the name a program is known by: the base name, lower
@@ -413,27 +415,27 @@ var shellKeywords = map[string]bool{
 // commands at blanks and shell operators. r may be nil: then only "/" and
 // "~" are recognised for rm and chmod. It returns nil when nothing is
 // blocked.
-func HardBlock(argv []string, dir string, r *Resolver) *DeniedError {
+func HardBlock(argv []string, dir string, r *Resolver) *rules.Denied {
 	return hardBlock(argv, dir, r, 0)
 }
 
-func hardBlock(argv []string, dir string, r *Resolver, depth int) *DeniedError {
-	return eachCommandIn(argv, dir, r, depth, func(argv []string, dir string) *DeniedError { return hardBlockOne(argv, dir, r) })
+func hardBlock(argv []string, dir string, r *Resolver, depth int) *rules.Denied {
+	return eachCommandIn(argv, dir, r, depth, func(argv []string, dir string) *rules.Denied { return hardBlockOne(argv, dir, r) })
 }
 
 // hardBlockOne applies the hard blocks to argv alone, not to the
 // commands it runs.
-func hardBlockOne(argv []string, dir string, r *Resolver) *DeniedError {
+func hardBlockOne(argv []string, dir string, r *Resolver) *rules.Denied {
 	name := progName(argv[0])
 	if reason, ok := hardName(name); ok {
-		return &DeniedError{Rule: RuleHardBlock, Arg: argv[0], Reason: reason + "; clada never runs it", Advice: "do not use " + name + "; ask the person to run it themselves"}
+		return &rules.Denied{Rule: rules.HardBlock, Word: argv[0], Reason: reason + "; clada never runs it", Advice: "do not use " + name + "; ask the person to run it themselves"}
 	}
 	args := argv[1:]
 	switch name {
 	case "rm":
 		for _, a := range operandsAfterFlags(args) {
 			if what := dangerousTarget(a, dir, r); what != "" {
-				return &DeniedError{Rule: RuleHardBlock, Arg: a, Reason: "rm of " + what + " would destroy it; clada never runs it", Advice: "remove single files inside the project instead"}
+				return &rules.Denied{Rule: rules.HardBlock, Word: a, Reason: "rm of " + what + " would destroy it; clada never runs it", Advice: "remove single files inside the project instead"}
 			}
 		}
 	case "chmod", "chown", "chgrp":
@@ -452,7 +454,7 @@ func hardBlockOne(argv []string, dir string, r *Resolver) *DeniedError {
 					continue
 				}
 				if what := dangerousTarget(a, dir, r); what != "" {
-					return &DeniedError{Rule: RuleHardBlock, Arg: a, Reason: name + " -R of " + what + " changes every file in it; clada never runs it", Advice: "change single files inside the project instead"}
+					return &rules.Denied{Rule: rules.HardBlock, Word: a, Reason: name + " -R of " + what + " changes every file in it; clada never runs it", Advice: "change single files inside the project instead"}
 				}
 			}
 		}
@@ -466,8 +468,8 @@ func hardBlockOne(argv []string, dir string, r *Resolver) *DeniedError {
 // through the script of sh -c, flock FILE -c, script -c and the like,
 // split roughly into commands at blanks and shell operators. It returns
 // the first refusal, or nil.
-func eachCommand(argv []string, depth int, check func(argv []string) *DeniedError) *DeniedError {
-	return eachCommandIn(argv, "", nil, depth, func(argv []string, _ string) *DeniedError { return check(argv) })
+func eachCommand(argv []string, depth int, check func(argv []string) *rules.Denied) *rules.Denied {
+	return eachCommandIn(argv, "", nil, depth, func(argv []string, _ string) *rules.Denied { return check(argv) })
 }
 
 // eachCommandIn is eachCommand that also tells check the directory each
@@ -476,7 +478,7 @@ func eachCommand(argv []string, depth int, check func(argv []string) *DeniedErro
 // are taken apart as they parse their options ([Unwrap]); for other
 // wrappers, an option clada does not know is read both with and without
 // a value ([innerCommands]).
-func eachCommandIn(argv []string, dir string, r *Resolver, depth int, check func(argv []string, dir string) *DeniedError) *DeniedError {
+func eachCommandIn(argv []string, dir string, r *Resolver, depth int, check func(argv []string, dir string) *rules.Denied) *rules.Denied {
 	if len(argv) == 0 || depth > 8 {
 		return nil
 	}
@@ -510,7 +512,7 @@ func eachCommandIn(argv []string, dir string, r *Resolver, depth int, check func
 	if u, ok := unwrapAs(name, argv); ok && !u.Opaque && u.Deny == nil {
 		return eachCommandIn(u.Inner, chdir(dir, u.Chdir, r), r, depth+1, check)
 	}
-	var found *DeniedError
+	var found *rules.Denied
 	innerCommands(name, w, args, func(cmd []string, script string) {
 		if found != nil {
 			return

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 func TestHardBlock(t *testing.T) {
@@ -155,8 +157,8 @@ func TestHardBlock(t *testing.T) {
 			if diff := cmp.Diff(tt.block, got != nil); diff != "" {
 				t.Fatalf("HardBlock(%q) blocked (-want +got):\n%s%v", tt.argv, diff, got)
 			}
-			if got != nil && (got.Rule != RuleHardBlock || got.Reason == "" || got.Advice == "") {
-				t.Errorf("incomplete DeniedError %+v", got)
+			if got != nil && (got.Rule != rules.HardBlock || got.Reason == "" || got.Advice == "") {
+				t.Errorf("incomplete rules.Denied %+v", got)
 			}
 		})
 	}

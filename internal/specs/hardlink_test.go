@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestHardLinkedWrites: every path a spec lets a command write goes
@@ -37,7 +39,7 @@ func TestHardLinkedWrites(t *testing.T) {
 				t.Fatal(err)
 			}
 			v := s.Check(argv, r.Root(), r)
-			if v.Outcome != Deny || v.Rule != RuleProtectedPath || v.Arg != target {
+			if v.Outcome != Deny || v.Rule != rules.ProtectedPath || v.Arg != target {
 				t.Errorf("%s: %s (rule %s, %q): %s; want deny, protected-path naming %s", in, v.Outcome, v.Rule, v.Arg, v.Reason, target)
 			} else if !strings.Contains(v.Reason, "hard links") || v.Advice == "" {
 				t.Errorf("%s: reason %q, advice %q", in, v.Reason, v.Advice)

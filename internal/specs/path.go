@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // maxPath is the longest path clada resolves, in bytes: Linux's PATH_MAX
@@ -97,7 +99,7 @@ func (r *Resolver) Reset() {
 
 // Resolve resolves p relative to base (absolute) component by component,
 // following symlinks (dangling too) before applying "..", and returns the
-// absolute resolved path, or a *DeniedError with RulePathOutsideRoot when
+// absolute resolved path, or a *rules.Denied with rules.PathOutsideRoot when
 // it leaves the root (and every granted directory) or starts with "~".
 func (r *Resolver) Resolve(base, p string) (string, error) {
 	res, err := r.resolveAll(base, p)
@@ -108,7 +110,7 @@ func (r *Resolver) Resolve(base, p string) (string, error) {
 }
 
 // resolveAll is Resolve, except that a path outside the root comes back
-// resolved, with the *DeniedError that refuses it.
+// resolved, with the *rules.Denied that refuses it.
 func (r *Resolver) resolveAll(base, p string) (string, error) {
 	asWritten := p
 	if r.windows {
@@ -128,9 +130,9 @@ func (r *Resolver) resolveAll(base, p string) (string, error) {
 			a, errA := r.resolve(base, p)
 			b, errB := r.resolve(base, lex)
 			if errA == nil && errB == nil && a != b {
-				return "", &DeniedError{
-					Rule:   RulePathOutsideRoot,
-					Arg:    asWritten,
+				return "", &rules.Denied{
+					Rule:   rules.PathOutsideRoot,
+					Word:   asWritten,
 					Reason: fmt.Sprintf("%s holds .. after a link: Windows applies .. first and reaches %s, while the link leads to %s", asWritten, b, a),
 					Advice: "write the path without .. (name the target directly)",
 				}
@@ -149,10 +151,10 @@ func (r *Resolver) resolveAll(base, p string) (string, error) {
 
 // outsideError refuses p, which resolves to res outside the root and
 // every granted directory.
-func (r *Resolver) outsideError(p, res string) *DeniedError {
-	return &DeniedError{
-		Rule:   RulePathOutsideRoot,
-		Arg:    p,
+func (r *Resolver) outsideError(p, res string) *rules.Denied {
+	return &rules.Denied{
+		Rule:   rules.PathOutsideRoot,
+		Word:   p,
 		Reason: pathOutsideReason(p, res),
 		Advice: "use a path inside the project root " + r.root,
 	}
@@ -178,8 +180,8 @@ func pathOutsideReason(p, res string) string {
 func (r *Resolver) Confine(base, p string, write bool) (string, error) {
 	res, err := r.resolveAll(base, p)
 	if err != nil {
-		var de *DeniedError
-		if !write && res != "" && errors.As(err, &de) && de.Rule == RulePathOutsideRoot && r.outsideRead(p, res) {
+		var de *rules.Denied
+		if !write && res != "" && errors.As(err, &de) && de.Rule == rules.PathOutsideRoot && r.outsideRead(p, res) {
 			return res, nil
 		}
 		return "", err
@@ -192,18 +194,18 @@ func (r *Resolver) Confine(base, p string, write bool) (string, error) {
 		g, _ := r.grantFor(res)
 		r.mu.Unlock()
 		if !g.Write {
-			return "", &DeniedError{
-				Rule:   RulePathOutsideRoot,
-				Arg:    p,
+			return "", &rules.Denied{
+				Rule:   rules.PathOutsideRoot,
+				Word:   p,
 				Reason: fmt.Sprintf("%s is in %s, which the person granted for reading only", p, g.Path),
 				Advice: "write inside the project; the person can grant the directory for writing (dirs in .clada/config.toml)",
 			}
 		}
 	}
 	if name := r.protected(res); name != "" {
-		return "", &DeniedError{
-			Rule:   RuleProtectedPath,
-			Arg:    p,
+		return "", &rules.Denied{
+			Rule:   rules.ProtectedPath,
+			Word:   p,
 			Reason: p + " is inside " + name + "/, which clada never lets a command write",
 			Advice: "do not change " + name + "/; ask the person to do it",
 		}
@@ -232,9 +234,9 @@ func hardLinked(p, res string) error {
 		return nil
 	}
 	if n := linkCount(fi); n > 1 {
-		return &DeniedError{
-			Rule:   RuleProtectedPath,
-			Arg:    p,
+		return &rules.Denied{
+			Rule:   rules.ProtectedPath,
+			Word:   p,
 			Reason: fmt.Sprintf("%s is a file with %d hard links; writing it changes every link, which may be inside .git/ or .clada/ or outside the project", p, n),
 			Advice: "write a new file instead, or ask the person to check the links (ls -li)",
 		}
@@ -308,24 +310,24 @@ func within(root, p string) bool {
 }
 
 func tildeError(p string) error {
-	return &DeniedError{
-		Rule:   RulePathOutsideRoot,
-		Arg:    p,
+	return &rules.Denied{
+		Rule:   rules.PathOutsideRoot,
+		Word:   p,
 		Reason: p + " starts with ~, the home directory, outside the project root",
 		Advice: "use a path relative to the project root",
 	}
 }
 
-// resolve is Resolve without the root check. Errors are *DeniedError.
+// resolve is Resolve without the root check. Errors are *rules.Denied.
 func (r *Resolver) resolve(base, p string) (string, error) {
 	if strings.HasPrefix(p, "~") {
 		return "", tildeError(p)
 	}
 	if p == "" {
-		return "", &DeniedError{Rule: RuleSpec, Arg: p, Reason: "an empty path names no file", Advice: "write the path out"}
+		return "", &rules.Denied{Rule: rules.Spec, Word: p, Reason: "an empty path names no file", Advice: "write the path out"}
 	}
 	if strings.IndexByte(p, 0) >= 0 {
-		return "", &DeniedError{Rule: RuleSpec, Arg: p, Reason: "a path may not contain NUL", Advice: "write the path out"}
+		return "", &rules.Denied{Rule: rules.Spec, Word: p, Reason: "a path may not contain NUL", Advice: "write the path out"}
 	}
 	if len(p) > maxPath {
 		return "", tooLong(p, fmt.Sprintf("%s… is %d bytes long, more than the %d clada checks", p[:40], len(p), maxPath))
@@ -341,7 +343,7 @@ func (r *Resolver) resolve(base, p string) (string, error) {
 		b, ok := r.bases[base]
 		if !ok {
 			if !filepath.IsAbs(base) {
-				return "", &DeniedError{Rule: RulePathOutsideRoot, Arg: base, Reason: "working directory " + base + " is not absolute", Advice: "pass an absolute directory"}
+				return "", &rules.Denied{Rule: rules.PathOutsideRoot, Word: base, Reason: "working directory " + base + " is not absolute", Advice: "pass an absolute directory"}
 			}
 			var err error
 			vol := filepath.VolumeName(base)
@@ -368,8 +370,8 @@ func (r *Resolver) resolve(base, p string) (string, error) {
 }
 
 // tooLong denies arg, a path clada cannot check whole.
-func tooLong(arg, reason string) *DeniedError {
-	return &DeniedError{Rule: RulePathOutsideRoot, Arg: arg, Reason: reason, Advice: "use a shorter path inside the project"}
+func tooLong(arg, reason string) *rules.Denied {
+	return &rules.Denied{Rule: rules.PathOutsideRoot, Word: arg, Reason: reason, Advice: "use a shorter path inside the project"}
 }
 
 // shortName abbreviates p for a reason.
@@ -389,14 +391,14 @@ func missing(err error) bool {
 }
 
 // lookupError denies p, whose component next could not be looked up.
-func lookupError(p, next string, err error) *DeniedError {
+func lookupError(p, next string, err error) *rules.Denied {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return &DeniedError{
-		Rule:   RulePathOutsideRoot,
-		Arg:    p,
+	return &rules.Denied{
+		Rule:   rules.PathOutsideRoot,
+		Word:   p,
 		Reason: fmt.Sprintf("clada could not check %s (looking up %s: %v), so it cannot tell where it leads", shortName(p), shortName(filepath.Base(next)), err),
 		Advice: "use a shorter path inside the project",
 	}
@@ -457,7 +459,7 @@ func (r *Resolver) walk(cur, p string, links *int) (string, error) {
 		}
 		*links++
 		if *links > maxLinks {
-			return "", &DeniedError{Rule: RulePathOutsideRoot, Arg: p, Reason: "too many levels of symbolic links in " + p, Advice: "use a path without a symlink loop"}
+			return "", &rules.Denied{Rule: rules.PathOutsideRoot, Word: p, Reason: "too many levels of symbolic links in " + p, Advice: "use a path without a symlink loop"}
 		}
 		// A target is followed as the kernel does: "~x" is a file named
 		// ~x next to the link, never the home directory.

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 func TestResolve(t *testing.T) {
@@ -17,58 +19,58 @@ func TestResolve(t *testing.T) {
 	tests := []struct {
 		name, dir, p string
 		want         string // relative to the root, or "" when denied
-		rule         Rule
+		rule         rules.Rule
 		reason       string
 	}{
 		{name: "plain", p: "a.txt", want: "a.txt"},
 		{name: "root dot", p: ".", want: ""},
 		{name: "root itself absolute", p: root, want: ""},
 		{name: "absolute inside", p: root + "/dir/a.txt", want: "dir/a.txt"},
-		{name: "absolute outside", p: "/etc/passwd", rule: RulePathOutsideRoot},
-		{name: "slash", p: "/", rule: RulePathOutsideRoot},
-		{name: "dotdot out", p: "../x", rule: RulePathOutsideRoot},
+		{name: "absolute outside", p: "/etc/passwd", rule: rules.PathOutsideRoot},
+		{name: "slash", p: "/", rule: rules.PathOutsideRoot},
+		{name: "dotdot out", p: "../x", rule: rules.PathOutsideRoot},
 		{name: "dotdot leaves and re-enters", p: "../proj/a.txt", want: "a.txt"},
-		{name: "sibling with common prefix", p: "../proj2/x", rule: RulePathOutsideRoot, reason: "/p/proj2 is not inside /p/proj"},
-		{name: "absolute sibling with common prefix", p: base + "/proj2", rule: RulePathOutsideRoot},
-		{name: "link out", p: "escape", rule: RulePathOutsideRoot},
-		{name: "link out then dotdot", p: "escape/../etc/passwd", rule: RulePathOutsideRoot, reason: "symlinks before .."},
+		{name: "sibling with common prefix", p: "../proj2/x", rule: rules.PathOutsideRoot, reason: "/p/proj2 is not inside /p/proj"},
+		{name: "absolute sibling with common prefix", p: base + "/proj2", rule: rules.PathOutsideRoot},
+		{name: "link out", p: "escape", rule: rules.PathOutsideRoot},
+		{name: "link out then dotdot", p: "escape/../etc/passwd", rule: rules.PathOutsideRoot, reason: "symlinks before .."},
 		{name: "link out then dotdot back to root name", p: "escape/../" + root[1:] + "/a.txt", want: "a.txt", reason: "/etc/.. is /, and from there the root"},
-		{name: "dangling link out", p: "dangling", rule: RulePathOutsideRoot, reason: "touch writes where a dangling link points"},
-		{name: "symlinked parent to outside, child not yet there", p: "outlink/newdir/newfile", rule: RulePathOutsideRoot},
+		{name: "dangling link out", p: "dangling", rule: rules.PathOutsideRoot, reason: "touch writes where a dangling link points"},
+		{name: "symlinked parent to outside, child not yet there", p: "outlink/newdir/newfile", rule: rules.PathOutsideRoot},
 		{name: "link inside", p: "inlink/a.txt", want: "dir/a.txt"},
 		{name: "link inside then dotdot", p: "inlink/../a.txt", want: "a.txt"},
-		{name: "link to parent", p: "uplink", rule: RulePathOutsideRoot},
+		{name: "link to parent", p: "uplink", rule: rules.PathOutsideRoot},
 		{name: "link to parent and back", p: "uplink/proj/b.txt", want: "b.txt"},
-		{name: "nested link up", p: "dir/up/proj2", rule: RulePathOutsideRoot},
+		{name: "nested link up", p: "dir/up/proj2", rule: rules.PathOutsideRoot},
 		{name: "missing then dotdot", p: "nothere/../a.txt", want: "a.txt"},
 		{name: "missing deep", p: "x/y/z", want: "x/y/z"},
 		{name: "below a file is missing (ENOTDIR)", p: "a.txt/x/y", want: "a.txt/x/y"},
 		{name: "trailing slash", p: "dir/", want: "dir"},
 		{name: "double slashes", p: "dir//a.txt", want: "dir/a.txt"},
 		{name: "link into .git", p: "gitlink/config", want: ".git/config"},
-		{name: "tilde", p: "~", rule: RulePathOutsideRoot},
-		{name: "tilde slash", p: "~/x", rule: RulePathOutsideRoot},
-		{name: "tilde user", p: "~user", rule: RulePathOutsideRoot},
+		{name: "tilde", p: "~", rule: rules.PathOutsideRoot},
+		{name: "tilde slash", p: "~/x", rule: rules.PathOutsideRoot},
+		{name: "tilde user", p: "~user", rule: rules.PathOutsideRoot},
 		{name: "tilde inside is a name", p: "./~x", want: "~x"},
-		{name: "loop", p: "loop1", rule: RulePathOutsideRoot},
-		{name: "empty", p: "", rule: RuleSpec},
+		{name: "loop", p: "loop1", rule: rules.PathOutsideRoot},
+		{name: "empty", p: "", rule: rules.Spec},
 		{name: "from subdir", dir: "dir/sub", p: "../../a.txt", want: "a.txt"},
-		{name: "from subdir out", dir: "dir/sub", p: "../../../x", rule: RulePathOutsideRoot},
+		{name: "from subdir out", dir: "dir/sub", p: "../../../x", rule: rules.PathOutsideRoot},
 		{name: "from linked dir", dir: "inlink", p: "../a.txt", want: "a.txt", reason: "inlink is dir, so .. is the root"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := r.Resolve(filepath.Join(root, tt.dir), tt.p)
 			if tt.rule != "" {
-				var de *DeniedError
+				var de *rules.Denied
 				if !errors.As(err, &de) {
-					t.Fatalf("Resolve(%q) = %q, %v; want a DeniedError %s", tt.p, got, err, tt.rule)
+					t.Fatalf("Resolve(%q) = %q, %v; want a rules.Denied %s", tt.p, got, err, tt.rule)
 				}
 				if diff := cmp.Diff(tt.rule, de.Rule); diff != "" {
 					t.Errorf("rule (-want +got):\n%s", diff)
 				}
-				if de.Reason == "" || de.Advice == "" || de.Arg != tt.p && tt.p != "" {
-					t.Errorf("incomplete DeniedError %+v", de)
+				if de.Reason == "" || de.Advice == "" || de.Word != tt.p && tt.p != "" {
+					t.Errorf("incomplete rules.Denied %+v", de)
 				}
 				return
 			}
@@ -90,36 +92,36 @@ func TestConfineProtected(t *testing.T) {
 	tests := []struct {
 		name, p string
 		write   bool
-		want    Rule // "" allowed
+		want    rules.Rule // "" allowed
 	}{
 		{"read .git/config", ".git/config", false, ""},
-		{"write .git/config", ".git/config", true, RuleProtectedPath},
-		{"write .git itself", ".git", true, RuleProtectedPath},
-		{"write .clada itself", ".clada", true, RuleProtectedPath},
-		{"write .clada/commands.toml", ".clada/commands.toml", true, RuleProtectedPath},
-		{"write new file in .clada", ".clada/specs.toml", true, RuleProtectedPath},
-		{"write through link to .git", "gitlink/hooks/x", true, RuleProtectedPath},
-		{"write dangling-ish link into .git", "hooklink", true, RuleProtectedPath},
-		{"write upper-case .GIT", ".GIT/config", true, RuleProtectedPath},
-		{"write nested repo .git", "dir/.git/config", true, RuleProtectedPath},
+		{"write .git/config", ".git/config", true, rules.ProtectedPath},
+		{"write .git itself", ".git", true, rules.ProtectedPath},
+		{"write .clada itself", ".clada", true, rules.ProtectedPath},
+		{"write .clada/commands.toml", ".clada/commands.toml", true, rules.ProtectedPath},
+		{"write new file in .clada", ".clada/specs.toml", true, rules.ProtectedPath},
+		{"write through link to .git", "gitlink/hooks/x", true, rules.ProtectedPath},
+		{"write dangling-ish link into .git", "hooklink", true, rules.ProtectedPath},
+		{"write upper-case .GIT", ".GIT/config", true, rules.ProtectedPath},
+		{"write nested repo .git", "dir/.git/config", true, rules.ProtectedPath},
 		{"write .gitignore", ".gitignore", true, ""},
 		{"write .github", ".github/workflows/x.yml", true, ""},
 		{"write .claday", ".claday", true, ""},
 		{"write normal", "dir/new.txt", true, ""},
 		{"write root itself", ".", true, ""},
-		{"write via dotdot into .git", "dir/../.git/x", true, RuleProtectedPath},
-		{"write outside", "/tmp/x", true, RulePathOutsideRoot},
+		{"write via dotdot into .git", "dir/../.git/x", true, rules.ProtectedPath},
+		{"write outside", "/tmp/x", true, rules.PathOutsideRoot},
 		{"read hard-linked file", "hardlink", false, ""},
-		{"write hard-linked file", "hardlink", true, RuleProtectedPath},
-		{"write hard-linked .clada file by its own name", ".clada/commands.toml", true, RuleProtectedPath},
+		{"write hard-linked file", "hardlink", true, rules.ProtectedPath},
+		{"write hard-linked .clada file by its own name", ".clada/commands.toml", true, rules.ProtectedPath},
 		{"write directory (many links) is not a hard link", "dir", true, ""},
 		// The agents' settings: hooks there run outside clada (issue 28).
-		{"write Claude Code's local settings", ".claude/settings.local.json", true, RuleProtectedPath},
-		{"make .claude", ".claude", true, RuleProtectedPath},
-		{"write .claude in a subdirectory", "dir/.claude/settings.json", true, RuleProtectedPath},
-		{"write Gemini CLI's settings, upper case", ".GEMINI/settings.json", true, RuleProtectedPath},
-		{"write Cursor's hooks", ".cursor/hooks.json", true, RuleProtectedPath},
-		{"write Codex's config", ".codex/config.toml", true, RuleProtectedPath},
+		{"write Claude Code's local settings", ".claude/settings.local.json", true, rules.ProtectedPath},
+		{"make .claude", ".claude", true, rules.ProtectedPath},
+		{"write .claude in a subdirectory", "dir/.claude/settings.json", true, rules.ProtectedPath},
+		{"write Gemini CLI's settings, upper case", ".GEMINI/settings.json", true, rules.ProtectedPath},
+		{"write Cursor's hooks", ".cursor/hooks.json", true, rules.ProtectedPath},
+		{"write Codex's config", ".codex/config.toml", true, rules.ProtectedPath},
 		{"read Claude Code's settings", ".claude/settings.json", false, ""},
 		{"write .claudeignore", ".claudeignore", true, ""},
 		{"write CLAUDE.md", "CLAUDE.md", true, ""},
@@ -128,8 +130,8 @@ func TestConfineProtected(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := r.Confine(root, tt.p, tt.write)
-			var got Rule
-			var de *DeniedError
+			var got rules.Rule
+			var de *rules.Denied
 			if errors.As(err, &de) {
 				got = de.Rule
 			} else if err != nil {
@@ -207,23 +209,23 @@ func TestWalkTree(t *testing.T) {
 	tests := []struct {
 		name, dir string
 		limit     int
-		want      Rule // "" allowed
+		want      rules.Rule // "" allowed
 		reason    string
 	}{
 		{"clean tree", "clean", 10, "", ""},
 		{"empty dir", "emptydir", 10, "", ""},
-		{"symlink below", "tree", 10, RuleProtectedPath, "tree/dir/link"},
-		{"nested .GIT below", "nested", 10, RuleProtectedPath, "nested/sub/.GIT"},
-		{".clada below", "clada", 10, RuleProtectedPath, "clada/x/.clada"},
-		{"hard-linked file below", "linked", 10, RuleProtectedPath, "hard links"},
+		{"symlink below", "tree", 10, rules.ProtectedPath, "tree/dir/link"},
+		{"nested .GIT below", "nested", 10, rules.ProtectedPath, "nested/sub/.GIT"},
+		{".clada below", "clada", 10, rules.ProtectedPath, "clada/x/.clada"},
+		{"hard-linked file below", "linked", 10, rules.ProtectedPath, "hard links"},
 		{"at the bound", "big", 4, "", ""},
-		{"over the bound", "big", 3, RuleProtectedPath, "too large"},
+		{"over the bound", "big", 3, rules.ProtectedPath, "too large"},
 		// the source of a recursive copy is read: only symlinks matter
 		{"source: clean tree", "src:clean", 10, "", ""},
-		{"source: symlink below", "src:tree", 10, RuleProtectedPath, "tree/dir/link"},
+		{"source: symlink below", "src:tree", 10, rules.ProtectedPath, "tree/dir/link"},
 		{"source: nested .GIT is read", "src:nested", 10, "", ""},
 		{"source: hard-linked file is read", "src:linked", 10, "", ""},
-		{"source: over the bound", "src:big", 3, RuleProtectedPath, "too large"},
+		{"source: over the bound", "src:big", 3, rules.ProtectedPath, "too large"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -231,12 +233,12 @@ func TestWalkTree(t *testing.T) {
 			dir, source := strings.CutPrefix(tt.dir, "src:")
 			tt.dir = dir
 			err := r.walk1(tt.dir, filepath.Join(root, tt.dir), tt.limit, source)
-			var got Rule
-			var de *DeniedError
+			var got rules.Rule
+			var de *rules.Denied
 			if errors.As(err, &de) {
 				got = de.Rule
-				if de.Arg != tt.dir || de.Advice == "" || !strings.Contains(de.Reason, tt.reason) {
-					t.Errorf("DeniedError %+v, want Arg %q and a reason naming %q", de, tt.dir, tt.reason)
+				if de.Word != tt.dir || de.Advice == "" || !strings.Contains(de.Reason, tt.reason) {
+					t.Errorf("rules.Denied %+v, want Arg %q and a reason naming %q", de, tt.dir, tt.reason)
 				}
 			} else if err != nil {
 				t.Fatal(err)
@@ -299,8 +301,8 @@ func TestResolveLongPath(t *testing.T) {
 			t.Parallel()
 			argv := strings.Fields(tt.in)
 			v := s.Check(argv, filepath.Join(root, tt.dir), r)
-			if v.Outcome != Deny || v.Rule != RulePathOutsideRoot {
-				t.Fatalf("Check(%.40q…) = %s %s: %s; want deny %s", tt.in, v.Outcome, v.Rule, v.Reason, RulePathOutsideRoot)
+			if v.Outcome != Deny || v.Rule != rules.PathOutsideRoot {
+				t.Fatalf("Check(%.40q…) = %s %s: %s; want deny %s", tt.in, v.Outcome, v.Rule, v.Reason, rules.PathOutsideRoot)
 
 			}
 			if !strings.Contains(v.Advice, "shorter path") || len(v.Reason) > 400 {

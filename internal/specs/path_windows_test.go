@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestResolverWindowsVolumes runs on Windows only: volumes, both
@@ -39,25 +41,25 @@ func TestResolverWindowsVolumes(t *testing.T) {
 	if strings.EqualFold(vol, "Z:") {
 		other = "Y:"
 	}
-	for p, rule := range map[string]Rule{
-		`sub/../../x`:              RulePathOutsideRoot,
-		`sub\..\..\x`:              RulePathOutsideRoot,
-		vol + `\Windows\win.ini`:   RulePathOutsideRoot,
-		other + `\x`:               RulePathOutsideRoot,
-		vol + "x":                  RulePathOutsideRoot,
-		`\Windows\win.ini`:         RulePathOutsideRoot,
-		"/Windows/win.ini":         RulePathOutsideRoot,
-		`\\clada-no-such-host\s\x`: RulePathOutsideRoot,
-		"//clada-no-such-host/s/x": RulePathOutsideRoot,
-		`\\?\` + base + `\a.txt`:   RulePathOutsideRoot,
-		"sub/.GIT/config":          RuleProtectedPath,
-		"sub/.git./config":         RulePathOutsideRoot,
-		"GIT~1":                    RulePathOutsideRoot,
-		"a.txt:secret":             RulePathOutsideRoot,
-		"CON":                      RulePathOutsideRoot,
+	for p, rule := range map[string]rules.Rule{
+		`sub/../../x`:              rules.PathOutsideRoot,
+		`sub\..\..\x`:              rules.PathOutsideRoot,
+		vol + `\Windows\win.ini`:   rules.PathOutsideRoot,
+		other + `\x`:               rules.PathOutsideRoot,
+		vol + "x":                  rules.PathOutsideRoot,
+		`\Windows\win.ini`:         rules.PathOutsideRoot,
+		"/Windows/win.ini":         rules.PathOutsideRoot,
+		`\\clada-no-such-host\s\x`: rules.PathOutsideRoot,
+		"//clada-no-such-host/s/x": rules.PathOutsideRoot,
+		`\\?\` + base + `\a.txt`:   rules.PathOutsideRoot,
+		"sub/.GIT/config":          rules.ProtectedPath,
+		"sub/.git./config":         rules.PathOutsideRoot,
+		"GIT~1":                    rules.PathOutsideRoot,
+		"a.txt:secret":             rules.PathOutsideRoot,
+		"CON":                      rules.PathOutsideRoot,
 	} {
 		_, err := r.Confine(base, p, true)
-		var de *DeniedError
+		var de *rules.Denied
 		if !errors.As(err, &de) || de.Rule != rule {
 			t.Errorf("Confine(%q, write) = %v, want rule %s", p, err, rule)
 		}

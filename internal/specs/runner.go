@@ -10,12 +10,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // Project runners, subcommands and the asks of a spec (docs/specs.md).
 //
 // A spec with ask = true checks its flags and paths as any spec does,
-// and a command that fits is asked (RuleSpecAsk) until a pattern covers
+// and a command that fits is asked (rules.SpecAsk) until a pattern covers
 // it: builds and tests run the project's own code. ask_flags and
 // ask_operands ask only with those flags (tar -x) or with an operand (npm
 // run NAME); dry_flags make an ask = true command a dry run, allowed (go
@@ -23,14 +25,6 @@ import (
 // any other subcommand, and a flag the parent does not know, is asked as
 // if the program had no spec. Every spec'd program and subcommand accepts
 // a lone --help or --version.
-
-// RuleSpecAsk marks a command that fits its spec, and that the spec says
-// the person decides: a project runner (go test, npm run NAME, cargo
-// build, make), an asked form (tar -x, find -exec, file -z, go env -w), a
-// subcommand or flag the spec of a runner does not know, sed where the
-// installed program has no --sandbox, or an awk program that runs
-// commands, writes or reads other files, or reads the environment.
-const RuleSpecAsk Rule = "spec-ask"
 
 // buildRunner reads and validates the fields of docs/specs.md (ask, sub,
 // guard, the tool forms) into sp, building the subcommand specs; key is
@@ -289,7 +283,7 @@ func (sp *spec) subVerdict(argv []string, n int, sub *spec, touched []Path, dir 
 // askUnknown asks about a subcommand or flag that a runner's spec does not
 // know: as for a program without a spec, the person decides.
 func (sp *spec) askUnknown(word, why string) Verdict {
-	return Verdict{Outcome: Ask, Rule: RuleSpecAsk, Arg: word,
+	return Verdict{Outcome: Ask, Rule: rules.SpecAsk, Arg: word,
 		Reason: why + ", so the person must approve it",
 		Advice: "use what `clada specs " + firstWord(sp.name) + "` lists, or wait for the person to approve"}
 }
@@ -334,7 +328,7 @@ func remotePath(p string) bool {
 }
 
 func remoteDeny(name, arg string) Verdict {
-	return Verdict{Outcome: Deny, Rule: RulePathOutsideRoot, Arg: arg,
+	return Verdict{Outcome: Deny, Rule: rules.PathOutsideRoot, Arg: arg,
 		Reason: fmt.Sprintf("%s reads %s as HOST:FILE, a file on another machine reached with a remote shell", name, arg),
 		Advice: "name a local file without ':' (./" + arg + " also names another host; rename the file)"}
 }

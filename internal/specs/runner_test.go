@@ -9,29 +9,31 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 func TestCheckMode(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		mode     string
-		wantRule Rule // "" when allowed
+		wantRule rules.Rule // "" when allowed
 		reason   string
 	}{
 		{"755", "", ""}, {"0644", "", ""}, {"00755", "", "leading zeros"}, {"1777", "", "sticky bit"},
 		{"u+x", "", ""}, {"go-w", "", ""}, {"a=r", "", ""}, {"u=rwx,g=rx,o=", "", "an empty clause clears"},
 		{"+t", "", ""}, {"u-s", "", "removing setuid is fine"}, {"a-rwxs", "", ""}, {"g=u", "", "copies rwx only"},
 		{"-x", "", "chmod -x FILE: a mode"}, {"a+rX", "", ""},
-		{"4755", RuleFlagValue, "setuid"}, {"2755", RuleFlagValue, "setgid"}, {"6755", RuleFlagValue, ""},
-		{"04755", RuleFlagValue, ""}, {"u+s", RuleFlagValue, ""}, {"g+s", RuleFlagValue, ""}, {"+s", RuleFlagValue, ""},
-		{"ug=rwxs", RuleFlagValue, ""}, {"u=rwx,g+s", RuleFlagValue, "in a later clause"}, {"a+4", RuleFlagValue, "digits in a symbolic clause"},
-		{"u+x-w+s", RuleFlagValue, "after other ops"},
-		{"99", RuleFlagValue, "not octal"}, {"17777", RuleFlagValue, "too large"}, {"bogus", RuleFlagValue, ""}, {"", RuleFlagValue, ""},
-		{"u+q", RuleFlagValue, "unknown permission"}, {"x", RuleFlagValue, "no operator"},
+		{"4755", rules.FlagValue, "setuid"}, {"2755", rules.FlagValue, "setgid"}, {"6755", rules.FlagValue, ""},
+		{"04755", rules.FlagValue, ""}, {"u+s", rules.FlagValue, ""}, {"g+s", rules.FlagValue, ""}, {"+s", rules.FlagValue, ""},
+		{"ug=rwxs", rules.FlagValue, ""}, {"u=rwx,g+s", rules.FlagValue, "in a later clause"}, {"a+4", rules.FlagValue, "digits in a symbolic clause"},
+		{"u+x-w+s", rules.FlagValue, "after other ops"},
+		{"99", rules.FlagValue, "not octal"}, {"17777", rules.FlagValue, "too large"}, {"bogus", rules.FlagValue, ""}, {"", rules.FlagValue, ""},
+		{"u+q", rules.FlagValue, "unknown permission"}, {"x", rules.FlagValue, "no operator"},
 	}
 	for _, tt := range tests {
 		err := checkMode("chmod", tt.mode)
-		got := Rule("")
+		got := rules.Rule("")
 		if err != nil {
 			got = err.Rule
 		}
@@ -86,45 +88,45 @@ func TestRunnerSubcommands(t *testing.T) {
 	tests := []struct {
 		in         string
 		want       Outcome
-		wantRule   Rule
+		wantRule   rules.Rule
 		wantArg    string
 		exec       string // Exec without the program, when checked
 		reasonFree bool   // the reason is not checked (documentation only)
 	}{
-		{in: "npm ls", want: Allow, wantRule: RuleSpec, exec: "ls"},
-		{in: "npm --prefix dir ls --depth 0", want: Allow, wantRule: RuleSpec, exec: "--prefix dir ls --depth 0"},
-		{in: "npm run", want: Allow, wantRule: RuleSpec},
-		{in: "npm run test", want: Ask, wantRule: RuleSpecAsk},
-		{in: "npm t", want: Ask, wantRule: RuleSpecAsk, exec: "t"},
-		{in: "npm audit", want: Ask, wantRule: RuleSpecAsk, wantArg: "audit"},
-		{in: "npm --registry=x ls", want: Ask, wantRule: RuleSpecAsk, wantArg: "--registry=x"},
-		{in: "npm --prefix /tmp test", want: Deny, wantRule: RulePathOutsideRoot},
-		{in: "npm --registry=x test --script-shell /tmp/sh", want: Deny, wantRule: RuleUnknownFlag},
-		{in: "npm --registry=x", want: Ask, wantRule: RuleSpecAsk, wantArg: "--registry=x"},
-		{in: "npm -g ls", want: Allow, wantRule: RuleSpec},
-		{in: "npm --userconfig x test", want: Deny, wantRule: RuleUnknownFlag},
-		{in: "npm x --help", want: Allow, wantRule: RuleSpec},
-		{in: "npm exec foo --help", want: Ask, wantRule: RuleSpecAsk, reasonFree: true},
-		{in: "go mod init example.com/x", want: Allow, wantRule: RuleSpec},
-		{in: "go mod tidy", want: Ask, wantRule: RuleSpecAsk},
-		{in: "go mod edit -require=x@v1", want: Ask, wantRule: RuleSpecAsk, wantArg: "edit"},
-		{in: "go test --exec=x", want: Deny, wantRule: RuleUnknownFlag, reasonFree: true},
-		{in: "go test -race -count=1 -run=TestX ./...", want: Ask, wantRule: RuleSpecAsk, exec: "test -race -count=1 -run=TestX ./..."},
-		{in: "go -C dir list", want: Allow, wantRule: RuleSpec},
-		{in: "go env -json=true", want: Allow, wantRule: RuleSpec},
-		{in: "go env -w=yes X=1", want: Deny, wantRule: RuleFlagValue},
-		{in: "go env -w X=1", want: Ask, wantRule: RuleSpecAsk},
-		{in: "cargo t -- --nocapture", want: Ask, wantRule: RuleSpecAsk},
-		{in: "cargo +nightly build", want: Ask, wantRule: RuleSpecAsk, wantArg: "+nightly"},
-		{in: "cargo build --config x=1", want: Deny, wantRule: RuleUnknownFlag},
-		{in: "python3 -m pytest -x tests", want: Ask, wantRule: RuleSpecAsk},
-		{in: "python3 -m pytest --rootdir=/tmp", want: Deny, wantRule: RulePathOutsideRoot},
-		{in: "python3 -m json.tool a.txt", want: Ask, wantRule: RuleSpecAsk},
-		{in: "python3 --version", want: Allow, wantRule: RuleSpec},
-		{in: "python3", want: Ask, wantRule: RuleSpecAsk},
-		{in: "make -v", want: Allow, wantRule: RuleSpec},
-		{in: "make -n build", want: Ask, wantRule: RuleSpecAsk},
-		{in: "pytest --foo-plugin", want: Ask, wantRule: RuleSpecAsk, wantArg: "--foo-plugin"},
+		{in: "npm ls", want: Allow, wantRule: rules.Spec, exec: "ls"},
+		{in: "npm --prefix dir ls --depth 0", want: Allow, wantRule: rules.Spec, exec: "--prefix dir ls --depth 0"},
+		{in: "npm run", want: Allow, wantRule: rules.Spec},
+		{in: "npm run test", want: Ask, wantRule: rules.SpecAsk},
+		{in: "npm t", want: Ask, wantRule: rules.SpecAsk, exec: "t"},
+		{in: "npm audit", want: Ask, wantRule: rules.SpecAsk, wantArg: "audit"},
+		{in: "npm --registry=x ls", want: Ask, wantRule: rules.SpecAsk, wantArg: "--registry=x"},
+		{in: "npm --prefix /tmp test", want: Deny, wantRule: rules.PathOutsideRoot},
+		{in: "npm --registry=x test --script-shell /tmp/sh", want: Deny, wantRule: rules.UnknownFlag},
+		{in: "npm --registry=x", want: Ask, wantRule: rules.SpecAsk, wantArg: "--registry=x"},
+		{in: "npm -g ls", want: Allow, wantRule: rules.Spec},
+		{in: "npm --userconfig x test", want: Deny, wantRule: rules.UnknownFlag},
+		{in: "npm x --help", want: Allow, wantRule: rules.Spec},
+		{in: "npm exec foo --help", want: Ask, wantRule: rules.SpecAsk, reasonFree: true},
+		{in: "go mod init example.com/x", want: Allow, wantRule: rules.Spec},
+		{in: "go mod tidy", want: Ask, wantRule: rules.SpecAsk},
+		{in: "go mod edit -require=x@v1", want: Ask, wantRule: rules.SpecAsk, wantArg: "edit"},
+		{in: "go test --exec=x", want: Deny, wantRule: rules.UnknownFlag, reasonFree: true},
+		{in: "go test -race -count=1 -run=TestX ./...", want: Ask, wantRule: rules.SpecAsk, exec: "test -race -count=1 -run=TestX ./..."},
+		{in: "go -C dir list", want: Allow, wantRule: rules.Spec},
+		{in: "go env -json=true", want: Allow, wantRule: rules.Spec},
+		{in: "go env -w=yes X=1", want: Deny, wantRule: rules.FlagValue},
+		{in: "go env -w X=1", want: Ask, wantRule: rules.SpecAsk},
+		{in: "cargo t -- --nocapture", want: Ask, wantRule: rules.SpecAsk},
+		{in: "cargo +nightly build", want: Ask, wantRule: rules.SpecAsk, wantArg: "+nightly"},
+		{in: "cargo build --config x=1", want: Deny, wantRule: rules.UnknownFlag},
+		{in: "python3 -m pytest -x tests", want: Ask, wantRule: rules.SpecAsk},
+		{in: "python3 -m pytest --rootdir=/tmp", want: Deny, wantRule: rules.PathOutsideRoot},
+		{in: "python3 -m json.tool a.txt", want: Ask, wantRule: rules.SpecAsk},
+		{in: "python3 --version", want: Allow, wantRule: rules.Spec},
+		{in: "python3", want: Ask, wantRule: rules.SpecAsk},
+		{in: "make -v", want: Allow, wantRule: rules.Spec},
+		{in: "make -n build", want: Ask, wantRule: rules.SpecAsk},
+		{in: "pytest --foo-plugin", want: Ask, wantRule: rules.SpecAsk, wantArg: "--foo-plugin"},
 	}
 	for _, tt := range tests {
 		argv := strings.Fields(tt.in)
@@ -184,7 +186,7 @@ func TestGuard(t *testing.T) {
 	script(inside, `case "$*" in "--sandbox -n w /dev/null") exit 1;; esac; exit 0`)
 	for name, dir := range map[string]string{"ignores unknown options": ignores, "no --sandbox": missing, "inside the project": inside} {
 		v := set(dir).Check(argv, root, r)
-		if v.Outcome != Ask || v.Rule != RuleSpecAsk || !slices.Equal(v.Exec, []string{"sed", "-n", "1p", "a.txt"}) {
+		if v.Outcome != Ask || v.Rule != rules.SpecAsk || !slices.Equal(v.Exec, []string{"sed", "-n", "1p", "a.txt"}) {
 			t.Errorf("sed that %s: %v %s %v (%s), want ask without --sandbox", name, v.Outcome, v.Rule, v.Exec, v.Reason)
 		}
 	}

@@ -1,11 +1,10 @@
 package specs
 
-import "strings"
+import (
+	"strings"
 
-// RuleSelfPermission denies a command that would change clada's own
-// permissions: clada allow, block or forget, and clada hook install or
-// uninstall, which edits the agent's hook settings.
-const RuleSelfPermission Rule = "self-permission"
+	"github.com/clada/clada/internal/rules"
+)
 
 // selfPermission are the clada subcommands that change what clada allows
 // (keep in step with cmd/clada and docs/hooks.md).
@@ -25,11 +24,11 @@ var selfPermission = map[string]string{
 // may never change what it is allowed to do; only the person may. Any
 // program named clada counts, wherever it is. It returns nil otherwise.
 // Unlike the hard blocks, this check cannot be switched off.
-func SelfPermission(argv []string) *DeniedError {
+func SelfPermission(argv []string) *rules.Denied {
 	return eachCommand(argv, 0, selfPermissionOne)
 }
 
-func selfPermissionOne(argv []string) *DeniedError {
+func selfPermissionOne(argv []string) *rules.Denied {
 	if progName(argv[0]) != "clada" {
 		return nil
 	}
@@ -49,7 +48,7 @@ func selfPermissionOne(argv []string) *DeniedError {
 				break
 			}
 			if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && n == "trust-project" {
-				return &DeniedError{Rule: RuleSelfPermission, Arg: a,
+				return &rules.Denied{Rule: rules.SelfPermission, Word: a,
 					Reason: "clada " + sub + " " + a + " makes the project's own .clada files count without the person's clada trust; a model may never change its own permissions",
 					Advice: "run it without --trust-project, or ask the person to trust the project (clada trust)"}
 			}
@@ -58,7 +57,7 @@ func selfPermissionOne(argv []string) *DeniedError {
 	if !ok {
 		return nil
 	}
-	return &DeniedError{Rule: RuleSelfPermission, Arg: sub,
+	return &rules.Denied{Rule: rules.SelfPermission, Word: sub,
 		Reason: why + "; a model may never change its own permissions",
 		Advice: "ask the person to run it themselves if it is needed"}
 }

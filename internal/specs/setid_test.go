@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestSetIDModes: every option of the embedded specs that sets a mode
@@ -99,7 +101,7 @@ func TestSetIDModes(t *testing.T) {
 			if tt.arg != "" && got.Arg != tt.arg {
 				t.Errorf("Arg = %q, want %q", got.Arg, tt.arg)
 			}
-			if got.Rule != RuleFlagValue && got.Rule != RuleUnknownFlag {
+			if got.Rule != rules.FlagValue && got.Rule != rules.UnknownFlag {
 				t.Errorf("Rule = %s, want flag-value (unknown-flag for a forbidden one)", got.Rule)
 			}
 			if !strings.Contains(got.Reason, tt.reason) || got.Advice == "" {

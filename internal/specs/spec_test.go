@@ -14,8 +14,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clada/clada/internal/gitrules"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/clada/clada/internal/gitrules"
+	"github.com/clada/clada/internal/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -126,7 +128,7 @@ deny = ["make -C /tmp", "make -k"]
 	} {
 		argv, _ := splitExample(tt.in)
 		got := s.Check(argv, root, r)
-		if tt.in == "make -j4 test" && got.Rule == RuleNotFound {
+		if tt.in == "make -j4 test" && got.Rule == rules.NotFound {
 			continue // make may be missing; the spec part is covered by CheckExamples
 		}
 		if got.Outcome != tt.want {
@@ -321,7 +323,7 @@ func TestPrintGit(t *testing.T) {
 		want = append(want, "\n    "+o.Option, o.Reason)
 	}
 	want = append(want, strings.Join(d.Harden, " "), strings.Join(d.HardenReadOnly, " "), strings.Join(d.Env, " "),
-		"GIT_DIR=ROOT/.git", string(RuleGitInclude))
+		"GIT_DIR=ROOT/.git", string(rules.GitInclude))
 	for _, w := range want {
 		if !strings.Contains(text, w) {
 			t.Errorf("clada specs git lacks %q", w)

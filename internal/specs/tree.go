@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // maxTreeEntries bounds the walk of a destination tree; a larger tree is
@@ -23,7 +25,7 @@ var errTreeTooLarge = errors.New("too large")
 // and cp -r src dst then wrote .git/config). So every existing directory the
 // command writes into as a whole is walked without following symlinks, and
 // any symlink, hard-linked file or .git/.clada directory below it is
-// denied (RuleProtectedPath). With a target_self flag (cp -T, mv -T) that
+// denied (rules.ProtectedPath). With a target_self flag (cp -T, mv -T) that
 // directory is the last path itself; otherwise, for a recursive copy, it is
 // DEST/NAME of each source when DEST is a directory, or DEST when it is not
 // one yet (then there is nothing to walk). dest and srcs are as written.
@@ -49,21 +51,11 @@ func (sp *spec) checkDest(p parsed, paths []string, dir string, r *Resolver) ([]
 	if !walk && !self {
 		return nil, nil
 	}
-	var dest string
-	srcs := paths
+	dest, srcs := p.destination(paths)
 	switch {
-	case p.target:
-		for _, fp := range p.flagPaths {
-			if fp.write {
-				dest = fp.arg
-			}
-		}
-	case len(paths) >= 2:
-		dest, srcs = paths[len(paths)-1], paths[:len(paths)-1]
-	default:
+	case dest == "" && !p.target:
 		return nil, nil // cp -r with one operand fails
-	}
-	if dest == "" {
+	case dest == "":
 		return srcs, nil
 	}
 	res, err := r.Confine(dir, dest, true)
@@ -127,10 +119,10 @@ func (r *Resolver) checkSource(dir, src string) error {
 	return r.walk1(src, res, maxTreeEntries, true)
 }
 
-func sourceLinkError(src, what string) *DeniedError {
-	return &DeniedError{
-		Rule:   RuleProtectedPath,
-		Arg:    src,
+func sourceLinkError(src, what string) *rules.Denied {
+	return &rules.Denied{
+		Rule:   rules.ProtectedPath,
+		Word:   src,
 		Reason: what + "; a recursive copy copies symlinks as they are, and a relative one then points elsewhere, maybe out of the project or into .git/",
 		Advice: "copy without the links (copy the files themselves, or a directory without symlinks), or ask the person",
 	}
@@ -153,15 +145,15 @@ func (r *Resolver) walkTree(arg, res string, limit int) error {
 // which is read, not written) only a symlink below res is denied.
 func (r *Resolver) walk1(arg, res string, limit int, source bool) error {
 	n := 0
-	var found *DeniedError
+	var found *rules.Denied
 	deny := func(path, what string) {
 		rel, err := filepath.Rel(r.root, path)
 		if err != nil {
 			rel = path
 		}
-		found = &DeniedError{
-			Rule:   RuleProtectedPath,
-			Arg:    arg,
+		found = &rules.Denied{
+			Rule:   rules.ProtectedPath,
+			Word:   arg,
 			Reason: fmt.Sprintf("%s already exists and holds %s %s; copying or moving into it would write through it, maybe into .git/ or .clada/ or out of the project", arg, what, rel),
 			Advice: "copy to a new directory that does not exist yet, or ask the person to remove " + rel,
 		}
@@ -214,30 +206,30 @@ func (r *Resolver) walk1(arg, res string, limit int, source bool) error {
 	case found != nil:
 		return found
 	case errors.Is(err, errTreeTooLarge) && source:
-		return &DeniedError{
-			Rule:   RuleProtectedPath,
-			Arg:    arg,
+		return &rules.Denied{
+			Rule:   rules.ProtectedPath,
+			Word:   arg,
 			Reason: fmt.Sprintf("%s is too large to check (more than %d entries) for symlinks that a recursive copy would copy as they are", arg, limit),
 			Advice: "copy smaller directories, or ask the person",
 		}
 	case err != nil && source:
-		return &DeniedError{
-			Rule:   RuleProtectedPath,
-			Arg:    arg,
+		return &rules.Denied{
+			Rule:   rules.ProtectedPath,
+			Word:   arg,
 			Reason: fmt.Sprintf("%s could not be checked for symlinks that a recursive copy would copy as they are: %v", arg, err),
 			Advice: "copy smaller directories, or ask the person",
 		}
 	case errors.Is(err, errTreeTooLarge):
-		return &DeniedError{
-			Rule:   RuleProtectedPath,
-			Arg:    arg,
+		return &rules.Denied{
+			Rule:   rules.ProtectedPath,
+			Word:   arg,
 			Reason: fmt.Sprintf("%s already exists and is too large to check (more than %d entries) for symlinks that a copy would write through", arg, limit),
 			Advice: "copy to a new directory that does not exist yet",
 		}
 	case err != nil:
-		return &DeniedError{
-			Rule:   RuleProtectedPath,
-			Arg:    arg,
+		return &rules.Denied{
+			Rule:   rules.ProtectedPath,
+			Word:   arg,
 			Reason: fmt.Sprintf("%s already exists and could not be checked for symlinks that a copy would write through: %v", arg, err),
 			Advice: "copy to a new directory that does not exist yet",
 		}
@@ -288,11 +280,11 @@ func (sp *spec) checkLinks(paths []string, dir string, write bool, r *Resolver) 
 				if rerr != nil {
 					rel = path
 				}
-				de := &DeniedError{Rule: RulePathOutsideRoot, Reason: err.Error()}
+				de := &rules.Denied{Rule: rules.PathOutsideRoot, Reason: err.Error()}
 				errors.As(err, &de)
-				found = &DeniedError{
+				found = &rules.Denied{
 					Rule:   de.Rule,
-					Arg:    arg,
+					Word:   arg,
 					Reason: fmt.Sprintf("%s holds the symlink %s, which %s follows when it reads the directory: %s", arg, rel, sp.name, de.Reason),
 					Advice: "name the files inside the project instead of the directory, or ask the person",
 				}
@@ -304,16 +296,16 @@ func (sp *spec) checkLinks(paths []string, dir string, write bool, r *Resolver) 
 		case found != nil:
 			return found
 		case errors.Is(err, errTreeTooLarge):
-			return &DeniedError{
-				Rule:   RuleProtectedPath,
-				Arg:    arg,
+			return &rules.Denied{
+				Rule:   rules.ProtectedPath,
+				Word:   arg,
 				Reason: fmt.Sprintf("%s is too large to check (more than %d entries) for symlinks that %s would follow", arg, maxTreeEntries, sp.name),
 				Advice: "name smaller directories or the files themselves",
 			}
 		case err != nil:
-			return &DeniedError{
-				Rule:   RuleProtectedPath,
-				Arg:    arg,
+			return &rules.Denied{
+				Rule:   rules.ProtectedPath,
+				Word:   arg,
 				Reason: fmt.Sprintf("%s could not be checked for symlinks that %s would follow: %v", arg, sp.name, err),
 				Advice: "name the files themselves",
 			}

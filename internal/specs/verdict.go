@@ -1,21 +1,6 @@
 package specs
 
-// Rule is the stable machine code of a verdict. Rule codes appear in JSON
-// reports, so they never change.
-type Rule string
-
-// Rule codes produced by this package; git verdicts carry gitrules' codes.
-const (
-	RulePathOutsideRoot Rule = "path-outside-root" // a path resolves outside the project root, or starts with ~
-	RuleProtectedPath   Rule = "protected-path"    // a written path is, or is inside, .git/ or .clada/
-	RuleUnknownFlag     Rule = "unknown-flag"      // a flag the spec does not list (or forbids)
-	RuleFlagValue       Rule = "flag-value"        // a flag value of the wrong type (-n abc), or missing
-	RuleTooManyPaths    Rule = "too-many-paths"    // more paths than max_paths, or not exact_paths
-	RuleSpec            Rule = "spec"              // allowed by a spec (Allow verdicts) or another spec failure
-	RuleHardBlock       Rule = "hard-block"        // a built-in hard block: sudo, rm -rf /, …
-	RuleWrapper         Rule = "wrapper"           // the program runs other programs: Ask
-	RuleNotFound        Rule = "program-not-found" // at run time: the program is not installed (reported like exit 127)
-)
+import "github.com/clada/clada/internal/rules"
 
 // Outcome is what a [Verdict] decides.
 type Outcome int
@@ -47,9 +32,9 @@ func (o Outcome) String() string {
 // Verdict is the decision of [Set.Check] for one argv.
 type Verdict struct {
 	Outcome Outcome
-	// Rule is the failing rule for Deny and Ask, RuleSpec (or a gitrules
+	// Rule is the failing rule for Deny and Ask, rules.Spec (or a gitrules
 	// code as Rule(string(code))) for Allow, "" for NoSpec.
-	Rule   Rule
+	Rule   rules.Rule
 	Arg    string   // the offending argument as written; "" for Allow or when the whole command is meant
 	Reason string   // why, for the model: "rm -r removes whole directory trees"
 	Advice string   // what to do instead
@@ -91,31 +76,8 @@ type Path struct {
 	Resolved string // absolute, symlinks resolved
 }
 
-// RuleCode returns the stable rule code.
-func (v Verdict) RuleCode() string { return string(v.Rule) }
-
-// Hint returns the advice for the model.
-func (v Verdict) Hint() string { return v.Advice }
-
-// DeniedError reports a command, argument or path that this package
-// refuses.
-type DeniedError struct {
-	Rule   Rule   // stable code for the report, e.g. RuleUnknownFlag
-	Arg    string // the offending argument, "" when the whole command is denied
-	Reason string // "find -exec runs other programs"
-	Advice string // "use find without actions, or ask for approval"
-}
-
-func (e *DeniedError) Error() string { return e.Reason }
-
-// RuleCode returns the stable rule code.
-func (e *DeniedError) RuleCode() string { return string(e.Rule) }
-
-// Hint returns the advice for the model.
-func (e *DeniedError) Hint() string { return e.Advice }
-
-func denyVerdict(e *DeniedError) Verdict {
-	return Verdict{Outcome: Deny, Rule: e.Rule, Arg: e.Arg, Reason: e.Reason, Advice: e.Advice}
+func denyVerdict(e *rules.Denied) Verdict {
+	return Verdict{Outcome: Deny, Rule: e.Rule, Arg: e.Word, Reason: e.Reason, Advice: e.Advice}
 }
 
 // grant adds what sp grants under the sandbox to v: a subcommand's spec

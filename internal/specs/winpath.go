@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // Windows path rules (docs/rules.md, "Windows paths"). They hold on
@@ -41,10 +43,10 @@ var windowsReserved = map[string]bool{
 }
 
 // windowsPath checks p by the Windows rules and returns it with both
-// separators as "/", or a *DeniedError naming what Windows would do.
-func windowsPath(p string) (string, *DeniedError) {
-	deny := func(reason, advice string) (string, *DeniedError) {
-		return "", &DeniedError{Rule: RulePathOutsideRoot, Arg: p, Reason: reason, Advice: advice}
+// separators as "/", or a *rules.Denied naming what Windows would do.
+func windowsPath(p string) (string, *rules.Denied) {
+	deny := func(reason, advice string) (string, *rules.Denied) {
+		return "", &rules.Denied{Rule: rules.PathOutsideRoot, Word: p, Reason: reason, Advice: advice}
 	}
 	s := strings.ReplaceAll(p, `\`, "/")
 	switch {

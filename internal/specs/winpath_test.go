@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // TestWindowsPath checks the Windows path rules on their text alone: they
@@ -49,7 +51,7 @@ func TestWindowsPath(t *testing.T) {
 			t.Errorf("windowsPath(%q) = %q, want a denial", in, got)
 			continue
 		}
-		if err.Rule != RulePathOutsideRoot || err.Arg != in || err.Reason == "" || err.Advice == "" {
+		if err.Rule != rules.PathOutsideRoot || err.Word != in || err.Reason == "" || err.Advice == "" {
 			t.Errorf("windowsPath(%q): %+v", in, err)
 		}
 	}
@@ -77,21 +79,21 @@ func TestResolverForWindows(t *testing.T) {
 			t.Errorf("Confine(%q, write) = %v, want allowed", p, err)
 		}
 	}
-	for p, rule := range map[string]Rule{
-		"sub/../../x":    RulePathOutsideRoot,
-		`sub\..\..\x`:    RulePathOutsideRoot,
-		`..\x`:           RulePathOutsideRoot,
-		`\\host\share\x`: RulePathOutsideRoot,
-		".git.":          RulePathOutsideRoot,
-		".git /config":   RulePathOutsideRoot,
-		"GIT~1/config":   RulePathOutsideRoot,
-		".git::$INDEX_ALLOCATION/hooks/pre-commit": RulePathOutsideRoot,
-		"NUL":                RulePathOutsideRoot,
-		`.GIT\hooks\x`:       RuleProtectedPath,
-		`sub\..\.git\config`: RuleProtectedPath,
+	for p, rule := range map[string]rules.Rule{
+		"sub/../../x":    rules.PathOutsideRoot,
+		`sub\..\..\x`:    rules.PathOutsideRoot,
+		`..\x`:           rules.PathOutsideRoot,
+		`\\host\share\x`: rules.PathOutsideRoot,
+		".git.":          rules.PathOutsideRoot,
+		".git /config":   rules.PathOutsideRoot,
+		"GIT~1/config":   rules.PathOutsideRoot,
+		".git::$INDEX_ALLOCATION/hooks/pre-commit": rules.PathOutsideRoot,
+		"NUL":                rules.PathOutsideRoot,
+		`.GIT\hooks\x`:       rules.ProtectedPath,
+		`sub\..\.git\config`: rules.ProtectedPath,
 	} {
 		_, err := r.Confine(base, p, true)
-		var de *DeniedError
+		var de *rules.Denied
 		if !errors.As(err, &de) || de.Rule != rule {
 			t.Errorf("Confine(%q, write) = %v, want rule %s", p, err, rule)
 		}
@@ -129,8 +131,8 @@ func TestResolverForWindowsLinkThenDotDot(t *testing.T) {
 	}
 	r.ForWindows(true)
 	_, err = r.Confine(r.Root(), "dir/sub/jump/../a.txt", false)
-	var de *DeniedError
-	if !errors.As(err, &de) || de.Rule != RulePathOutsideRoot {
+	var de *rules.Denied
+	if !errors.As(err, &de) || de.Rule != rules.PathOutsideRoot {
 		t.Errorf("Windows rules: Confine(link/../a.txt) = %v, want path-outside-root (the readings differ)", err)
 	}
 }

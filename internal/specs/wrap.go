@@ -3,6 +3,8 @@ package specs
 import (
 	"fmt"
 	"strings"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 // Simple wrappers (docs/rules.md, `wrapper`) run one command, changed only in ways
@@ -47,7 +49,7 @@ type Unwrapped struct {
 	// Deny is set when the wrapper would refuse its arguments (a
 	// duration that is none) or runs nothing at all (timeout without a
 	// command).
-	Deny *DeniedError
+	Deny *rules.Denied
 }
 
 // optArg says whether a wrapper option takes a value.
@@ -105,7 +107,7 @@ var simpleWrappers = map[string]*simpleWrapper{
 				u.opaque(word, "env "+word+" splits a string into a command that clada does not take apart, and runs it")
 			case 'u':
 				if val == "" || strings.Contains(val, "=") {
-					u.deny(RuleFlagValue, word, fmt.Sprintf("env -u takes a variable name, not %q", val), "write env -u NAME")
+					u.deny(rules.FlagValue, word, fmt.Sprintf("env -u takes a variable name, not %q", val), "write env -u NAME")
 				}
 			}
 		},
@@ -118,7 +120,7 @@ var simpleWrappers = map[string]*simpleWrapper{
 		numberOpt: true,
 		set: func(u *Unwrapped, o wrapOpt, word, val string) {
 			if o.short == 'n' && !validAdjustment(val) {
-				u.deny(RuleFlagValue, word, fmt.Sprintf("nice %s takes a whole number, not %q", word, val), "write nice -n 10 COMMAND")
+				u.deny(rules.FlagValue, word, fmt.Sprintf("nice %s takes a whole number, not %q", word, val), "write nice -n 10 COMMAND")
 			}
 		},
 	},
@@ -132,11 +134,11 @@ var simpleWrappers = map[string]*simpleWrapper{
 			switch o.short {
 			case 'k':
 				if !isDuration(val) {
-					u.deny(RuleFlagValue, word, fmt.Sprintf("timeout %s takes a duration, not %q", word, val), "write a duration such as 10s, 2m or 1h")
+					u.deny(rules.FlagValue, word, fmt.Sprintf("timeout %s takes a duration, not %q", word, val), "write a duration such as 10s, 2m or 1h")
 				}
 			case 's':
 				if !isSignal(val) {
-					u.deny(RuleFlagValue, word, fmt.Sprintf("timeout %s takes a signal name or number, not %q", word, val), "write a signal such as TERM, KILL or 9")
+					u.deny(rules.FlagValue, word, fmt.Sprintf("timeout %s takes a signal name or number, not %q", word, val), "write a signal such as TERM, KILL or 9")
 				}
 			}
 		},
@@ -163,7 +165,7 @@ var simpleWrappers = map[string]*simpleWrapper{
 		}, helpVersion...),
 		set: func(u *Unwrapped, o wrapOpt, word, val string) {
 			if o.short != 0 && !isBufMode(val) {
-				u.deny(RuleFlagValue, word, fmt.Sprintf("stdbuf %s takes L, 0 or a size, not %q", word, val), "write stdbuf -oL COMMAND")
+				u.deny(rules.FlagValue, word, fmt.Sprintf("stdbuf %s takes L, 0 or a size, not %q", word, val), "write stdbuf -oL COMMAND")
 			}
 		},
 	},
@@ -254,9 +256,9 @@ func (u *Unwrapped) opaque(word, why string) {
 	u.Inner = nil
 }
 
-func (u *Unwrapped) deny(rule Rule, word, reason, advice string) {
+func (u *Unwrapped) deny(rule rules.Rule, word, reason, advice string) {
 	if u.Deny == nil {
-		u.Deny = &DeniedError{Rule: rule, Arg: word, Reason: reason, Advice: advice}
+		u.Deny = &rules.Denied{Rule: rule, Word: word, Reason: reason, Advice: advice}
 	}
 }
 
@@ -300,7 +302,7 @@ func unwrapAs(name string, argv []string) (u *Unwrapped, ok bool) {
 		case w.none != nil:
 			w.none(u)
 		case u.Name != "nice":
-			u.deny(RuleSpec, u.Name, u.Name+" needs a command to run", "write "+u.Name+" COMMAND [ARG]...")
+			u.deny(rules.Spec, u.Name, u.Name+" needs a command to run", "write "+u.Name+" COMMAND [ARG]...")
 		}
 	}
 	return u, true
@@ -359,11 +361,11 @@ func (w *simpleWrapper) parse(u *Unwrapped, argv []string) int {
 	}
 	if w.duration {
 		if i >= len(argv) {
-			u.deny(RuleSpec, u.Name, "timeout needs a DURATION and a command", "write timeout 10s COMMAND [ARG]...")
+			u.deny(rules.Spec, u.Name, "timeout needs a DURATION and a command", "write timeout 10s COMMAND [ARG]...")
 			return len(argv)
 		}
 		if !isDuration(argv[i]) {
-			u.deny(RuleFlagValue, argv[i], fmt.Sprintf("timeout's DURATION %q is not a duration", argv[i]), "write a duration such as 10s, 2m or 1h before the command")
+			u.deny(rules.FlagValue, argv[i], fmt.Sprintf("timeout's DURATION %q is not a duration", argv[i]), "write a duration such as 10s, 2m or 1h before the command")
 			return len(argv)
 		}
 		i++
@@ -390,7 +392,7 @@ func (w *simpleWrapper) long(u *Unwrapped, argv []string, i int) int {
 	case argRequired:
 		if !hasVal {
 			if i+1 >= len(argv) {
-				u.deny(RuleFlagValue, a, fmt.Sprintf("%s --%s needs a value", u.Name, o.long), "give the value, or leave the option out")
+				u.deny(rules.FlagValue, a, fmt.Sprintf("%s --%s needs a value", u.Name, o.long), "give the value, or leave the option out")
 				return i
 			}
 			i++
@@ -420,7 +422,7 @@ func (w *simpleWrapper) short(u *Unwrapped, argv []string, i int) int {
 		val := a[j+1:]
 		if val == "" && o.arg == argRequired {
 			if i+1 >= len(argv) {
-				u.deny(RuleFlagValue, a, fmt.Sprintf("%s -%c needs a value", u.Name, a[j]), "give the value, or leave the option out")
+				u.deny(rules.FlagValue, a, fmt.Sprintf("%s -%c needs a value", u.Name, a[j]), "give the value, or leave the option out")
 				return i
 			}
 			i++

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/clada/clada/internal/rules"
 )
 
 func TestUnwrap(t *testing.T) {
@@ -14,7 +16,7 @@ func TestUnwrap(t *testing.T) {
 		Append, Clear bool
 		Help, Opaque  bool
 		AskWord       string
-		DenyRule      Rule
+		DenyRule      rules.Rule
 		DenyWord      string
 	}
 	tests := []struct {
@@ -56,8 +58,8 @@ func TestUnwrap(t *testing.T) {
 		{"env --help", []string{"env", "--help", "sudo"}, want{Opts: []string{"--help", "sudo"}, Help: true}},
 		{"env --he abbreviation", []string{"env", "--he"}, want{Opts: []string{"--he"}, Help: true}},
 		{"env bool option with value", []string{"env", "--null=1", "ls"}, want{Opaque: true, AskWord: "--null=1"}},
-		{"env -u missing value", []string{"env", "-u"}, want{DenyRule: RuleFlagValue, DenyWord: "-u"}},
-		{"env -u NAME=x", []string{"env", "-u", "A=b", "ls"}, want{DenyRule: RuleFlagValue, DenyWord: "-u"}},
+		{"env -u missing value", []string{"env", "-u"}, want{DenyRule: rules.FlagValue, DenyWord: "-u"}},
+		{"env -u NAME=x", []string{"env", "-u", "A=b", "ls"}, want{DenyRule: rules.FlagValue, DenyWord: "-u"}},
 
 		{"nice alone", []string{"nice"}, want{}},
 		{"nice cmd", []string{"nice", "make"}, want{Inner: []string{"make"}}},
@@ -68,7 +70,7 @@ func TestUnwrap(t *testing.T) {
 		{"nice --5", []string{"nice", "--5", "ls"}, want{Opts: []string{"--5"}, Inner: []string{"ls"}}},
 		{"nice -+5", []string{"nice", "-+5", "ls"}, want{Opts: []string{"-+5"}, Inner: []string{"ls"}}},
 		{"nice --adj=3", []string{"nice", "--adj=3", "ls"}, want{Opts: []string{"--adj=3"}, Inner: []string{"ls"}}},
-		{"nice -n x", []string{"nice", "-n", "x", "ls"}, want{DenyRule: RuleFlagValue, DenyWord: "-n"}},
+		{"nice -n x", []string{"nice", "-n", "x", "ls"}, want{DenyRule: rules.FlagValue, DenyWord: "-n"}},
 
 		{"timeout", []string{"timeout", "5", "ls"}, want{Opts: []string{"5"}, Inner: []string{"ls"}}},
 		{"timeout units", []string{"timeout", "1.5m", "ls"}, want{Opts: []string{"1.5m"}, Inner: []string{"ls"}}},
@@ -77,11 +79,11 @@ func TestUnwrap(t *testing.T) {
 		{"timeout --sig abbreviation", []string{"timeout", "--sig", "TERM", "5", "sudo"}, want{Opts: []string{"--sig", "TERM", "5"}, Inner: []string{"sudo"}}},
 		{"timeout --preserve-status --foreground -v", []string{"timeout", "--preserve-status", "--foreground", "-v", "5", "ls"},
 			want{Opts: []string{"--preserve-status", "--foreground", "-v", "5"}, Inner: []string{"ls"}}},
-		{"timeout bad duration", []string{"timeout", "abc", "ls"}, want{DenyRule: RuleFlagValue, DenyWord: "abc"}},
-		{"timeout bad kill-after", []string{"timeout", "-k", "x", "5", "ls"}, want{DenyRule: RuleFlagValue, DenyWord: "-k"}},
-		{"timeout bad signal", []string{"timeout", "-s", "a b", "5", "ls"}, want{DenyRule: RuleFlagValue, DenyWord: "-s"}},
-		{"timeout no duration", []string{"timeout"}, want{DenyRule: RuleSpec, DenyWord: "timeout"}},
-		{"timeout no command", []string{"timeout", "5"}, want{DenyRule: RuleSpec, DenyWord: "timeout"}},
+		{"timeout bad duration", []string{"timeout", "abc", "ls"}, want{DenyRule: rules.FlagValue, DenyWord: "abc"}},
+		{"timeout bad kill-after", []string{"timeout", "-k", "x", "5", "ls"}, want{DenyRule: rules.FlagValue, DenyWord: "-k"}},
+		{"timeout bad signal", []string{"timeout", "-s", "a b", "5", "ls"}, want{DenyRule: rules.FlagValue, DenyWord: "-s"}},
+		{"timeout no duration", []string{"timeout"}, want{DenyRule: rules.Spec, DenyWord: "timeout"}},
+		{"timeout no command", []string{"timeout", "5"}, want{DenyRule: rules.Spec, DenyWord: "timeout"}},
 
 		{"time", []string{"time", "ls"}, want{Inner: []string{"ls"}}},
 		{"time -o", []string{"time", "-o", "t.txt", "ls"}, want{Opts: []string{"-o", "t.txt"}, Inner: []string{"ls"}, Output: "t.txt"}},
@@ -92,11 +94,11 @@ func TestUnwrap(t *testing.T) {
 
 		{"stdbuf", []string{"stdbuf", "-oL", "-e0", "ls"}, want{Opts: []string{"-oL", "-e0"}, Inner: []string{"ls"}}},
 		{"stdbuf --output=", []string{"stdbuf", "--output=1M", "ls"}, want{Opts: []string{"--output=1M"}, Inner: []string{"ls"}}},
-		{"stdbuf bad mode", []string{"stdbuf", "-o", "/x", "ls"}, want{DenyRule: RuleFlagValue, DenyWord: "-o"}},
+		{"stdbuf bad mode", []string{"stdbuf", "-o", "/x", "ls"}, want{DenyRule: rules.FlagValue, DenyWord: "-o"}},
 
 		{"nohup", []string{"nohup", "make"}, want{Inner: []string{"make"}}},
 		{"nohup unknown option", []string{"nohup", "-x", "make"}, want{Opaque: true, AskWord: "-x"}},
-		{"nohup alone", []string{"nohup"}, want{DenyRule: RuleSpec, DenyWord: "nohup"}},
+		{"nohup alone", []string{"nohup"}, want{DenyRule: rules.Spec, DenyWord: "nohup"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -108,7 +110,7 @@ func TestUnwrap(t *testing.T) {
 			got := want{Opts: u.Opts, Inner: u.Inner, Chdir: u.Chdir, Output: u.Output, Append: u.Append,
 				Clear: u.ClearEnv, Help: u.Help, Opaque: u.Opaque, AskWord: u.AskWord}
 			if u.Deny != nil {
-				got.DenyRule, got.DenyWord = u.Deny.Rule, u.Deny.Arg
+				got.DenyRule, got.DenyWord = u.Deny.Rule, u.Deny.Word
 				if u.Deny.Reason == "" || u.Deny.Advice == "" {
 					t.Errorf("deny without reason or advice: %+v", u.Deny)
 				}

@@ -62,7 +62,7 @@ func childAsk() int {
 	p := NewPrompter(in, out)
 	if os.Getenv("APPROVE_TYPEAHEAD") != "" {
 		fmt.Fprintf(out, "ready\n")
-		time.Sleep(300 * time.Millisecond)
+		waitTypedAhead(in)
 	}
 	ms, _ := strconv.Atoi(os.Getenv("APPROVE_TIMEOUT_MS"))
 	a, why, err := p.Ask(context.Background(), Question{Command: "npm test", Dir: "sub/", Why: "not in clada's specs"}, time.Duration(ms)*time.Millisecond)

@@ -469,20 +469,11 @@ func appendNew(ps []Pattern, add ...Pattern) []Pattern {
 type stringList []string
 
 func (l *stringList) UnmarshalTOML(v any) error {
-	arr, ok := v.([]any)
-	if !ok {
-		return fmt.Errorf("want an array of strings, found %s", tomlTypeName(v))
+	out, err := decodeStrings(v, "an array of strings", "entry", nil)
+	if err == nil {
+		*l = out
 	}
-	out := make([]string, 0, len(arr))
-	for i, e := range arr {
-		s, ok := e.(string)
-		if !ok {
-			return fmt.Errorf("entry %d: want a string, found %s", i+1, tomlTypeName(e))
-		}
-		out = append(out, s)
-	}
-	*l = out
-	return nil
+	return err
 }
 
 func tomlTypeName(v any) string {

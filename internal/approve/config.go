@@ -413,26 +413,45 @@ func ParseBudget(s string) (Budget, error) {
 type patternsValue struct{ dst *[]string }
 
 func (p patternsValue) UnmarshalTOML(v any) error {
+	out, err := decodeStrings(v, `a list of file name patterns such as ["*.p12", "config/secrets.yml"]`, "element", func(s string) (string, error) {
+		if s == "" || strings.HasPrefix(s, "/") || strings.Contains(s, `\`) {
+			return "", fmt.Errorf("%q is not a pattern relative to the project (write it with /, without a leading /)", s)
+		}
+		if _, err := path.Match(s, ""); err != nil {
+			return "", fmt.Errorf("%q: %v", s, err)
+		}
+		return s, nil
+	})
+	if err == nil {
+		*p.dst = out
+	}
+	return err
+}
+
+// decodeStrings decodes a TOML list of strings, each checked and
+// normalised by each (nil: taken as it is); an error names the element
+// (from 1) as noun. want describes the value for a value that is not a
+// list. Every list of strings in clada's files is read by it.
+func decodeStrings(v any, want, noun string, each func(string) (string, error)) ([]string, error) {
 	list, ok := v.([]any)
 	if !ok {
-		return fmt.Errorf("want a list of file name patterns such as [\"*.p12\", \"config/secrets.yml\"], found %s", tomlTypeName(v))
+		return nil, fmt.Errorf("want %s, found %s", want, tomlTypeName(v))
 	}
 	out := make([]string, 0, len(list))
 	for i, e := range list {
 		s, ok := e.(string)
 		if !ok {
-			return fmt.Errorf("element %d: want a string, found %s", i+1, tomlTypeName(e))
+			return nil, fmt.Errorf("%s %d: want a string, found %s", noun, i+1, tomlTypeName(e))
 		}
-		if s == "" || strings.HasPrefix(s, "/") || strings.Contains(s, `\`) {
-			return fmt.Errorf("element %d: %q is not a pattern relative to the project (write it with /, without a leading /)", i+1, s)
-		}
-		if _, err := path.Match(s, ""); err != nil {
-			return fmt.Errorf("element %d: %q: %v", i+1, s, err)
+		if each != nil {
+			var err error
+			if s, err = each(s); err != nil {
+				return nil, fmt.Errorf("%s %d: %w", noun, i+1, err)
+			}
 		}
 		out = append(out, s)
 	}
-	*p.dst = out
-	return nil
+	return out, nil
 }
 
 // A DirGrant is one entry of dirs = [...] in config.toml: a directory
@@ -516,24 +535,17 @@ func (d dirsValue) UnmarshalTOML(v any) error {
 type hostsValue struct{ dst *[]string }
 
 func (h hostsValue) UnmarshalTOML(v any) error {
-	list, ok := v.([]any)
-	if !ok {
-		return fmt.Errorf("want a list of host names such as [\"registry.example.com\", \"*.example.com\"], found %s", tomlTypeName(v))
-	}
-	out := make([]string, 0, len(list))
-	for i, e := range list {
-		s, ok := e.(string)
-		if !ok {
-			return fmt.Errorf("element %d: want a string, found %s", i+1, tomlTypeName(e))
-		}
+	out, err := decodeStrings(v, `a list of host names such as ["registry.example.com", "*.example.com"]`, "element", func(s string) (string, error) {
 		host := strings.TrimSuffix(strings.ToLower(s), ".")
 		if err := checkHostPattern(host); err != nil {
-			return fmt.Errorf("element %d: %q: %v", i+1, s, err)
+			return "", fmt.Errorf("%q: %v", s, err)
 		}
-		out = append(out, host)
+		return host, nil
+	})
+	if err == nil {
+		*h.dst = out
 	}
-	*h.dst = out
-	return nil
+	return err
 }
 
 // checkHostPattern accepts a host name, an IP address, or "*." and a name

@@ -178,3 +178,37 @@ func TestParseDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeStrings: every list of strings in clada's files (secrets,
+// hosts, a pattern list) is read by decodeStrings, with the list's own
+// check and the same wording for a wrong element.
+func TestDecodeStrings(t *testing.T) {
+	var secrets, hosts []string
+	var list stringList
+	tests := []struct {
+		name string
+		dec  func(any) error
+		in   any
+		want string // error; "" for none
+	}{
+		{"secrets not a list", patternsValue{&secrets}.UnmarshalTOML, "x", `want a list of file name patterns such as ["*.p12", "config/secrets.yml"], found a string`},
+		{"secrets element", patternsValue{&secrets}.UnmarshalTOML, []any{"a", int64(1)}, "element 2: want a string, found an integer"},
+		{"secrets absolute", patternsValue{&secrets}.UnmarshalTOML, []any{"/x"}, `element 1: "/x" is not a pattern relative to the project`},
+		{"hosts star", hostsValue{&hosts}.UnmarshalTOML, []any{"*"}, `element 1: "*": a * only as the first label`},
+		{"hosts normalised", hostsValue{&hosts}.UnmarshalTOML, []any{"Example.COM."}, ""},
+		{"list element", list.UnmarshalTOML, []any{"a", true}, "entry 2: want a string, found a boolean"},
+		{"list not a list", list.UnmarshalTOML, int64(3), "want an array of strings, found an integer"},
+	}
+	for _, tt := range tests {
+		err := tt.dec(tt.in)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	if len(hosts) != 1 || hosts[0] != "example.com" {
+		t.Errorf("hosts = %q, want [example.com]", hosts)
+	}
+}

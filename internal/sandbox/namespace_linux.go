@@ -87,31 +87,33 @@ func setupNamespace() error {
 		return err
 	}
 	defer os.Remove(dir)
-	errc := make(chan error)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread dies with this goroutine
+	return onThreadOfItsOwn(func() error {
 		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-			errc <- fmt.Errorf("a mount namespace per command is not allowed: %w", err)
-			return
+			return fmt.Errorf("a mount namespace per command is not allowed: %w", err)
 		}
-		errc <- bindReadOnly(dir)
-	}()
+		return bindReadOnly(dir)
+	})
+}
+
+// onThreadOfItsOwn runs f on a thread that dies after it
+// ([onDisposableThread]), so that the namespace f moves that thread into
+// never reaches another goroutine, and returns f's error.
+func onThreadOfItsOwn(f func() error) error {
+	errc := make(chan error, 1)
+	onDisposableThread(func() { errc <- f() })
 	return <-errc
 }
 
 // probeNetNamespace makes, on a thread that then dies, the network
 // namespace a proxied command gets (see proxyNamespace).
 func probeNetNamespace() error {
-	errc := make(chan error)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread dies with this goroutine
+	return onThreadOfItsOwn(func() error {
 		f, err := proxyNamespace(probePort)
 		if err == nil {
 			f.Close()
 		}
-		errc <- err
-	}()
-	return <-errc
+		return err
+	})
 }
 
 // probePort is the port probeNetNamespace listens on, in a namespace of
